@@ -136,6 +136,25 @@ def _load_gather_scatter_view_weak(_modes: set[str]) -> str:
             "}\n")
 
 
+def _load_strided_view_weak(_modes: set[str]) -> str:
+    return ("use cutile::tileir::*;\n\n"
+            "/// Load of a strided_view (a tiled view with traversal_steps), weak as cuTile Python's: cutile 0.3.1's\n"
+            "/// `load_strided_view_tko` bounds its ordering by `AtomicMode`, which `Weak` is not; the same op, its\n"
+            "/// ordering a load's (`LoadMode`).\n"
+            "#[cuda_tile::op(name = \"cuda_tile.load_strided_view_tko\")]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            "pub unsafe fn load_strided_view_weak<E: ElementType, const TILE_SHAPE: [i32; N], "
+            "const TRAVERSAL_STRIDES: [i32; N], const DIM_MAP: [i32; N], O: ordering::LoadMode, Sc: scope::Mode>(\n"
+            "    view: &StridedView<'_, E, TILE_SHAPE, TRAVERSAL_STRIDES, DIM_MAP>,\n"
+            "    index: [i32; N],\n"
+            "    token: Token,\n"
+            "    memory_ordering: O,\n"
+            "    memory_scope: Sc,\n"
+            ") -> (Tile<E, TILE_SHAPE>, Token) {\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
 DECLARED_OPS = {
     "mma_batched": _mma_batched,
     "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
@@ -148,13 +167,19 @@ DECLARED_OPS = {
     "atomic_red_view_tko": _atomic_red_view,
     "load_ptr_padded": _load_ptr_padded,
     "load_gather_scatter_view_weak": _load_gather_scatter_view_weak,
+    "load_strided_view_weak": _load_strided_view_weak,
 }
 
 
 def declarations(used: dict[str, set[str]]) -> str:
     """The declarations of the ops ``used`` (name → rounding markers), in a stable order, indented for the module
     body (rustfmt lays them out)."""
-    out = []
+    out, imported = [], set()
     for name in sorted(used):
-        out.append("\n" + "".join(f"    {line}".rstrip() + "\n" for line in DECLARED_OPS[name](used[name]).splitlines()))
+        lines = DECLARED_OPS[name](used[name]).splitlines()
+        if lines and lines[0].startswith("use ") and lines[0] in imported:   # (one `use` of a module: once)
+            lines = lines[2:] if len(lines) > 1 and not lines[1] else lines[1:]
+        elif lines and lines[0].startswith("use "):
+            imported.add(lines[0])
+        out.append("\n" + "".join(f"    {line}".rstrip() + "\n" for line in lines))
     return "".join(out)

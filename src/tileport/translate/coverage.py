@@ -519,11 +519,23 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "update broadcast to the tile and converted to x's dtype", S, None,
               "proven by tests/test_port.py SMALL_KERNELS `tiledred`; in a loop or branch, or on an array also "
               "accessed otherwise: refused (its token order is not carried yet)"),
-    Construct("array-views", "`x.tiled_view(shape, traversal_steps=..)`, `x.get_raw_memory()`, "
-              "`x.foreign_pointer()` (views made in the kernel)",
+    Construct("tiled-view-steps", "`v = x.tiled_view(shape, traversal_steps=steps)` bound once, then "
+              "`v.load(index)` (steps other than the shape: tile k of a dimension starts at element k * step, tiles "
+              "overlapping or leaving gaps; `v.traversal_steps`)",
+              "`unsafe { make_strided_view(x, shape![..], padding::None) }` typed `StridedView<E, {[shape]}, "
+              "{[steps]}, {[0, ..]}>` and `load_strided_view_weak(&view, [..], get_tensor_token(x), ordering::Weak, "
+              "scope::TileBlock)`: cuTile Python's strided view and its weak load_view_tko, through cutile 0.3.1's "
+              "`tileir` ops (the load declared in the port's module with a weak ordering, rustgen.declared_ops); "
+              "steps equal to the shape are the plain partition view, as in cuTile Python", S, None,
+              "proven with `tileport port` (round 21, s01 `tview_steps`); a padding mode other than UNDETERMINED, "
+              "load hints, a store, num_tiles or a reduction through such a view, or an array the kernel also "
+              "writes: refused with the reason (cutile 0.3.1's strided view takes no padding, its load no hints, "
+              "and it has no strided store or index-space query)"),
+    Construct("array-views", "`x.get_raw_memory()`, `x.foreign_pointer()` (views made in the kernel)",
               "a tensor view of an offset pointer with runtime extents (cutile's `make_tensor_view`)", P, None,
               "refused with its location; a plain `x.tiled_view(shape, padding_mode=..)` bound once is resolve's "
-              "tiled-view rewrite (ct.load / ct.store / ct.num_tiles)"),
+              "tiled-view rewrite (ct.load / ct.store / ct.num_tiles), one with traversal steps row "
+              "tiled-view-steps"),
     Construct("static-eval", "`ct.static_eval(expr)` of literals, module constants and the kernel's constants "
               "(`ct.static_eval(D // 2)`, `max(1, BLOCK // 4)`, `math.` functions); one choosing a dynamic value by "
               "them (`ct.static_eval(t * 2.0 if ODD % 2 else t - 1.0)`, arithmetic of tiles and scalars); a tuple "

@@ -67,6 +67,10 @@ SLICE_VIEW_LIMIT = ("{what} from a slice: cutile 0.3.1 makes views of a tensor t
                     "methods (`partition`: zero padding, `partition_permuted`, `partition_full_mut`: no padding); "
                     "`make_partition_view(&sub, ..)`, which takes other paddings and dim maps, does not type-check "
                     "there (\"Unable to infer return type for CUDA Tile op `make_partition_view`\")")
+STRIDED_VIEW_LIMIT = ("{what} through {arr}'s tiled view with traversal_steps other than its tile shape: cuTile "
+                      "Python's strided view; cutile 0.3.1 loads from one only (its get_index_space_shape takes a "
+                      "partition view, its view stores and reductions a partition's token, which make_strided_view "
+                      "does not give)")
 #: Emitter.break_flags' entry for a `while` loop: its `break` is Rust's (a Tile IR `break`), no flag
 WHILE_BREAK = "<while>"
 #: the element type parameter's name in cutile 0.3.1's declarations (`broadcast_scalar<E: ElementType, ..>`, `impl<E>
@@ -1654,7 +1658,12 @@ class Emitter:
         accessed no other way (its token then orders nothing else)."""
         op = self.ct(call.func)[len(TILED_ATOMIC):]
         self.need(call, "tiled-atomic", f"a tiled view's atomic_store_{op}")
-        if len(call.args) != 4 or call.keywords or not isinstance(call.args[0], ast.Name) or \
+        steps = [k for k in call.keywords if k.arg == "traversal_steps"]
+        if steps and len(call.args) == 4 and isinstance(call.args[0], ast.Name):
+            if self.view_steps(steps[0].value, self.shape_of(call.args[3]), call.args[0].id) is not None:
+                raise self.refuse(call, "tiled-view-steps", STRIDED_VIEW_LIMIT.format(what=f"atomic_store_{op}",
+                                                                                 arr=call.args[0].id))
+        if len(call.args) != 4 or [k for k in call.keywords if k not in steps] or not isinstance(call.args[0], ast.Name) or \
                 not isinstance(self.params.get(call.args[0].id), sigmod.ArraySig) or call.args[0].id in self.slices:
             raise self.refuse(call, "tiled-atomic", f"atomic_store_{op} of a tiled view of something other than an "
                                                     "array parameter, or with options")
@@ -2540,6 +2549,9 @@ class Emitter:
         arr = call.args[0].id  # classify_arrays checked it is a Name of an output array
         index = kw.get("index", call.args[1] if len(call.args) > 1 else None)
         tile_node = kw.get("tile", call.args[2] if len(call.args) > 2 else None)
+        if "traversal_steps" in kw and getattr(call, "_tileport_rewritten", False):   # (a tiled view's store)
+            if self.view_steps(kw.pop("traversal_steps"), self.shape_of(kw.pop("tile_shape")), arr) is not None:
+                raise self.refuse(call, "tiled-view-steps", STRIDED_VIEW_LIMIT.format(what="store", arr=arr))
         if "order" in kw:   # the identity order ('C', (0, 1, ..)) is the default; another is not carried yet
             order = kw.pop("order")
             rank = self.params[arr].rank if isinstance(self.params.get(arr), sigmod.ArraySig) else 0
@@ -3587,6 +3599,8 @@ class Emitter:
                     raise self.refuse(node, "num-tiles", "ct.num_tiles form")
                 shape = self.shape_of(shape_node)
                 sig = self.params[arr_node.id]
+                if self.view_steps(kw.get("traversal_steps"), shape, arr_node.id) is not None:
+                    raise self.refuse(node, "tiled-view-steps", STRIDED_VIEW_LIMIT.format(what="num_tiles", arr=arr_node.id))
                 if not -len(sig.shape) <= axis < len(sig.shape):
                     raise self.refuse(node, "num-tiles", f"ct.num_tiles axis {axis} of a rank-{len(sig.shape)} array")
                 axis %= len(sig.shape)   # (`axis=-1`: counted from the last, as cuTile Python reads it)
@@ -5386,6 +5400,10 @@ class Emitter:
 
     def _load(self, node: ast.Call) -> tuple[str, Ty]:
         kw = {k.arg: k.value for k in node.keywords}
+        steps_node = kw.pop("traversal_steps", None)
+        if steps_node is not None and not getattr(node, "_tileport_rewritten", False):   # (only a view's steps)
+            raise self.refuse(steps_node, "load-options", "ct.load(.., traversal_steps=..): not a keyword of ct.load "
+                                                          "(a tiled view's `x.tiled_view(.., traversal_steps=..)`)")
         arr_node = node.args[0]
         if not isinstance(arr_node, ast.Name) or not isinstance(self.params.get(arr_node.id), sigmod.ArraySig):
             if slice_call(arr_node):
@@ -5397,6 +5415,9 @@ class Emitter:
         shape = self.shape_of(kw.get("shape", node.args[2] if len(node.args) > 2 else None))
         if shape == () and sig.rank:   # one element (see load)
             shape = ("1",) * sig.rank
+        steps = self.view_steps(steps_node, shape, arr)
+        if steps is not None:
+            return self.load_strided(node, arr, index, shape, steps, kw)
         latency, tma = self.memory_hints(kw)
         checks = kw.get("check_bounds")
         if checks is not None and self.const_value(checks) == (True, False):
@@ -5521,6 +5542,88 @@ class Emitter:
         if latency != "None":
             return f"{view_name}.load_pipelined::<{latency[5:-1]}>([{', '.join(idx)}])", ty
         return f"{view_name}.load([{', '.join(idx)}])", ty
+
+    def view_steps(self, node: ast.AST | None, shape: tuple[str, ...], arr: str) -> tuple[str, ...] | None:
+        """A tiled view's `traversal_steps=` (resolve hands them on to its load/store/num_tiles): None where there
+        are none or they are the tile shape (cuTile Python then makes the plain partition view, `_use_strided_view`),
+        else the steps, each a positive constant (not a power of two necessarily)."""
+        if node is None:
+            return None
+        if not isinstance(node, ast.Tuple) and (c := self.const_value(node))[0] and type(c[1]) is int:
+            node = ast.copy_location(ast.Tuple([node], ast.Load()), node)   # (one int: the 1-tuple of it)
+        if not isinstance(node, ast.Tuple) or len(node.elts) != len(shape):
+            raise self.refuse(node, "tiled-view-steps", f"traversal_steps={self.text(node)}: a tuple of one constant per "
+                                                   f"dimension of {arr}'s tile shape is ported")
+        steps = self.shape_of(node)
+        for e, d in zip(node.elts, steps):
+            value = self._extent(d)
+            if value is None or value <= 0:
+                raise self.refuse(e, "tiled-view-steps", f"traversal step {self.text(e)} is not a positive constant")
+        if all(self._extent(a) == self._extent(b) for a, b in zip(steps, shape)):
+            return None
+        return steps
+
+    def load_strided(self, node: ast.Call, arr: str, index: ast.AST, shape: tuple[str, ...],
+                     steps: tuple[str, ...], kw: dict) -> tuple[str, Ty]:
+        """A load through `v = x.tiled_view(shape, traversal_steps=steps)` whose steps are not its shape: cuTile
+        Python's strided view (`make_strided_view`, tile k of a dimension starting at element k * step) and its
+        weak `load_view_tko`, through cutile 0.3.1's `make_strided_view` and its `load_strided_view_tko`, declared
+        in the port's module with a weak ordering (rustgen.declared_ops). cutile's strided view takes no padding
+        (padding_mode= other than UNDETERMINED is refused) and its load no hints (latency=, allow_tma= refused);
+        only an array the kernel reads and never writes (the view starts from the array's token)."""
+        sig = self.params[arr]
+        what = f"a load through {arr}'s tiled view with traversal_steps"
+        for opt, value in kw.items():
+            if opt in ("index", "shape"):
+                continue
+            text = self.text(value).replace("ct.", "")
+            if opt == "padding_mode" and text.rsplit(".", 1)[-1] == "UNDETERMINED" or \
+                    opt in ("latency", "allow_tma") and text == "None" or \
+                    opt == "check_bounds" and self.const_value(value) == (True, True):
+                continue
+            raise self.refuse(value, "tiled-view-steps", f"{what} and {opt}={self.text(value)}: cutile 0.3.1's strided "
+                                                    "view takes no padding (make_strided_view leaves its padding "
+                                                    "unset) and its load_strided_view_tko no hints or bounds claim")
+        if self.made(arr) or self.acq_mode or arr in self._effects(self.fn)[1] or self.inplace_tokens.get(arr):
+            raise self.refuse(node, "tiled-view-steps", f"{what}, where the kernel also writes {arr} (the strided view "
+                                                   "starts from the array's own token: ported for an array the "
+                                                   "kernel only reads)")
+        if not isinstance(index, ast.Tuple) or len(index.elts) != sig.rank or len(shape) != sig.rank:
+            raise self.refuse(node, "load-tile", f"ct.load index/shape rank does not match {arr} (rank {sig.rank})")
+        idx = []
+        for e in index.elts:
+            code, ty = self.index_scalar(e)
+            if not isinstance(ty, Scalar) or ty.dtype != "i32":
+                raise self.refuse(e, "load-tile", f"index {self.text(e)} is not an integer scalar")
+            if _literal(e) is not None:   # (the index array has no other typed element to infer a literal from)
+                code = f"{code}i32"
+            elif not code.isidentifier():   # (nor can cutile infer a block id's type there: bound first)
+                name = self.fresh("index")
+                self.body.append(f"let {name}: i32 = {code};")
+                code = name
+            idx.append(code)
+        self.need(node, "tiled-view-steps", "a tiled view with traversal steps")
+        elem, dims = RUST_DTYPES[sig.dtype], ", ".join(shape)
+        view = self.fresh(f"{arr}_strided")
+        loaded = self.fresh(f"{arr}_tile")
+        dim_map = ", ".join(str(k) for k in range(sig.rank))
+        tensor = self.tensor_arg(arr)
+        self.body.append(f"// {arr}'s tiled view with traversal steps ({', '.join(steps)}): tile k of a dimension "
+                         "starts at element k * step (cuTile Python's strided view).")
+        self.body.append(f"// SAFETY: a view of {arr} read through (only read by the kernel).")
+        self.body.append(f"let {view}: StridedView<{elem}, {{ [{dims}] }}, {{ [{', '.join(steps)}] }}, "
+                         f"{{ [{dim_map}] }}> = unsafe {{ make_strided_view({tensor}, shape![{dims}], padding::None) }};")
+        self.body.append(f"let ({loaded}, _): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ "
+                         f"load_strided_view_weak(&{view}, [{', '.join(idx)}], get_tensor_token({tensor}), "
+                         "ordering::Weak, scope::TileBlock) };")
+        self.declared_ops.setdefault("load_strided_view_weak", set())
+        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
+                                  "what": f"make_strided_view / load_strided_view_tko of {arr} (a tiled view with "
+                                          "traversal_steps)",
+                                  "why": "cutile marks the strided view and its load unsafe",
+                                  "precondition": "none beyond cuTile Python's: elements past the array read "
+                                                  "undetermined values, as with padding_mode=UNDETERMINED"})
+        return loaded, Tile(sig.dtype, shape)
 
     def load_memory_order(self, node: ast.Call, kw: dict) -> tuple[str, str]:
         """ct.load's `memory_order=` / `memory_scope=` as the Tile IR load's (cutile's `load_view_tko` takes both):

@@ -2851,16 +2851,19 @@ def _hoist_tuple_call_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> Non
 
 
 def _inline_tiled_views(fn: ast.FunctionDef) -> None:
-    """``v = x.tiled_view(shape, padding_mode=P)`` bound once in a top-level statement (no ``traversal_steps``):
+    """``v = x.tiled_view(shape, padding_mode=P)`` bound once in a top-level statement:
     ``v.load(idx, ..)`` is ``ct.load(x, idx, shape, padding_mode=P, ..)``, ``v.store(idx, t, ..)`` is
     ``ct.store(x, idx, t, ..)``, ``v.atomic_store_add(idx, t)`` is ``ct._tiled_view_atomic_store_add(x, idx, t,
     shape)`` (see TILED_ATOMICS), ``v.num_tiles(k)`` is ``ct.num_tiles(x, k, shape)`` and ``v.tile_shape`` the shape
-    (rewrite tiled-view): cuTile Python compiles both spellings to the same partition view and load/store."""
+    (rewrite tiled-view): cuTile Python compiles both spellings to the same partition view and load/store. A view
+    with ``traversal_steps=S`` hands them on as ``traversal_steps=S`` of each rewritten call (a keyword only this
+    rewrite writes: cuTile Python's tiled view passes its steps to the same load/store/num_tiles, which make a
+    strided view of them where they differ from the tile shape)."""
     stores: dict[str, int] = {}
     for n in walk_nodes(fn):
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
             stores[n.id] = stores.get(n.id, 0) + 1
-    views: dict[str, tuple[ast.stmt, ast.expr, ast.expr, list[ast.keyword]]] = {}
+    views: dict[str, tuple[ast.stmt, ast.expr, ast.expr, list[ast.keyword], ast.expr | None]] = {}
     for st in fn.body:
         v = st.value if isinstance(st, ast.Assign) else None
         if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
@@ -2871,10 +2874,11 @@ def _inline_tiled_views(fn: ast.FunctionDef) -> None:
         kw = {k.arg: k.value for k in v.keywords}
         shape = v.args[0] if v.args else kw.pop("tile_shape", None)
         steps = kw.pop("traversal_steps", None)
-        if shape is None or len(v.args) > 1 or set(kw) - {"padding_mode"} or \
-                not (steps is None or (isinstance(steps, ast.Constant) and steps.value is None)):
+        if shape is None or len(v.args) > 1 or set(kw) - {"padding_mode"}:
             continue
-        views[st.targets[0].id] = (st, v.func.value, shape, [ast.keyword(k, e) for k, e in kw.items()])
+        if isinstance(steps, ast.Constant) and steps.value is None:
+            steps = None
+        views[st.targets[0].id] = (st, v.func.value, shape, [ast.keyword(k, e) for k, e in kw.items()], steps)
     if not views:
         return
     used: dict[str, int] = {name: 0 for name in views}   # reads the rewrite does not cover
@@ -2886,26 +2890,33 @@ def _inline_tiled_views(fn: ast.FunctionDef) -> None:
             if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in views and
                     (f.attr in ("load", "store", "num_tiles") or f.attr in TILED_ATOMICS)):
                 return node
-            _, arr, shape, pad = views[f.value.id]
+            _, arr, shape, pad, steps = views[f.value.id]
             c = copy.deepcopy
+            stepped = [] if steps is None else [ast.keyword("traversal_steps", c(steps))]
             if f.attr == "load":
                 out = ast.Call(_attr_chain("ct.load", node), [c(arr), *node.args[:1], c(shape)],
-                               [*node.keywords, *c(pad)])
+                               [*node.keywords, *c(pad), *stepped])
             elif f.attr == "store":
-                out = ast.Call(_attr_chain("ct.store", node), [c(arr), *node.args[:2]], node.keywords)
+                # (with steps, the view's tile shape too: they are compared with it)
+                out = ast.Call(_attr_chain("ct.store", node), [c(arr), *node.args[:2]], [
+                    *node.keywords, *stepped, *([ast.keyword("tile_shape", c(shape))] if stepped else [])])
             elif f.attr in TILED_ATOMICS:   # `v.atomic_store_add(idx, t)`: the view's atomic reduction, spelled
                 # with the array and the tile shape (row tiled-atomic)
                 out = ast.Call(_attr_chain(f"ct.{TILED_ATOMIC_PREFIX}{f.attr}", node), [c(arr), *node.args[:2], c(shape)],
-                               node.keywords)
+                               [*node.keywords, *stepped])
             else:
-                out = ast.Call(_attr_chain("ct.num_tiles", node), [c(arr), *node.args[:1], c(shape)], node.keywords)
+                out = ast.Call(_attr_chain("ct.num_tiles", node), [c(arr), *node.args[:1], c(shape)],
+                               [*node.keywords, *stepped])
             out = _mark(ast.copy_location(out, node))
             ast.fix_missing_locations(out)
             return out
 
         def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
-            if isinstance(node.value, ast.Name) and node.value.id in views and node.attr == "tile_shape":
-                return _mark(ast.copy_location(copy.deepcopy(views[node.value.id][2]), node))
+            if isinstance(node.value, ast.Name) and node.value.id in views and \
+                    node.attr in ("tile_shape", "traversal_steps"):   # (steps: the shape where none are given)
+                view = views[node.value.id]
+                return _mark(ast.copy_location(copy.deepcopy(
+                    view[4] if node.attr == "traversal_steps" and view[4] is not None else view[2]), node))
             self.generic_visit(node)
             return node
 
