@@ -4,8 +4,9 @@
 where libdevice's is IEEE, silently**; libdevice's `fma_rn` (refused: "not lowered") as tl.fma's fused
 multiply-add; a flag argument on a constexpr the launches give both values (`tl.cumsum(x, 0, reverse=REVERSE)`:
 "must be a literal or a constexpr the launches agree on") as an `if` on the constexpr, the flag a literal in each
-arm; `x.numel` / `x.shape` of a tile (refused: "is not supported") as its extents. Each fixture kernel is ported and
-proven (sm_90); the lowered kernels run on numpy against numpy's own results."""
+arm; `x.numel` / `x.shape` of a tile (refused: "is not supported") as its extents; a host descriptor whose block
+shape no one constexpr names across the launches (`[BK, BN]` / `[BN, BK]` by a B_TRANS constexpr: refused) named
+where it is used, in each arm of `if B_TRANS:`. Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against numpy's own results."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,7 +21,7 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round21.py"
 MOD = load_module(FIXTURE, "triton_round21_fixture")
-NAMES = ("aliased_libdevice", "flag_scan_sort", "numel_shape")
+NAMES = ("aliased_libdevice", "flag_scan_sort", "numel_shape", "host_desc_trans")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -120,3 +121,30 @@ def test_round21_numel_and_shape_of_a_tile(lowered):
     x = args[0]
     want = x - x.mean() + np.float32(x.shape[1])
     assert np.allclose(_run(lowered, name, grid, args, kw)[1], want, rtol=1e-5, atol=1e-5)
+
+
+def test_round21_host_descriptor_block_named_per_arm(lowered):
+    src = (lowered / "host_desc_trans" / "lowered.py").read_text()
+    assert "ct.transpose(ct.load(b_desc, index=(pid_n, k // BK), shape=(BN, BK)" in src and \
+        "ct.load(b_desc, index=(k // BK, pid_n), shape=(BK, BN)" in src and \
+        "ct.load(a_desc, index=(pid_m, k // BK), shape=(BM, BK)" in src, src
+    for name, grid, args, kw in _cases("host_desc_trans"):
+        a, b = args[0].base, args[1].base
+        got = _run(lowered, name, grid, args, kw)
+        bm = b.T if kw["B_TRANS"] else b
+        assert np.allclose(got[2].base, a.astype(np.float32) @ bm.astype(np.float32), rtol=1e-3, atol=1e-2), kw
+
+
+def test_round21_host_descriptor_block_unnamed_where_used(tmp_path):
+    """A descriptor whose block no constexpr names at the launches reaching its use: refused there."""
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    fx = tmp_path / "k.py"
+    text = FIXTURE.read_text()
+    body = text[text.index("        if B_TRANS:\n            b = b_desc"):text.index("        acc += tl.dot(a, b)")]
+    fx.write_text(text.replace(body, "        b = b_desc.load([k, pid_n * BN])\n"))
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::host_desc_trans")]
+    with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: b_desc: the block shape's dimension 0 is \[32, 16\] "
+                                            r"across the launches and no constexpr parameter has those values"):
+        lower_from_launches(f"{fx}::host_desc_trans", mine)

@@ -634,6 +634,15 @@ class _FlagSplit(LoweringError):
         self.node = node
 
 
+class _UnnamedBlock(LoweringError):
+    """A host descriptor's block shape that no constexpr names at the launches known (``desc``: the descriptor, a
+    dimension so unnamed written "")."""
+
+    def __init__(self, kernel: TritonKernel, node: ast.AST, why: str, desc: Desc):
+        super().__init__(kernel, node, why)
+        self.desc = desc
+
+
 def _with_literal(st: ast.stmt, node: ast.expr, value: bool) -> ast.stmt | None:
     """A copy of ``st`` with ``node`` (one of its expressions) the literal ``value``; None where ``st`` does not
     hold ``node``."""
@@ -744,6 +753,8 @@ class _Lowerer:
         self.array_dtypes: dict[str, set[str]] = facts.get("dtypes", {})
         #: tensor descriptor parameter → its block shape and padding at each launch
         self.descriptors: dict[str, list[dict]] = facts.get("descriptors", {})
+        #: descriptor parameters whose block shape no constexpr names across all launches (`_descriptor_of`)
+        self._unnamed_blocks: dict[str, _UnnamedBlock] = {}
         self.prefix = ""        # names a helper binds are emitted with its prefix (helpers are inlined)
         self.helper_names: set[str] = set()   # the names the helper being inlined reads or binds (unprefixed)
         self.inlined = 0
@@ -818,7 +829,11 @@ class _Lowerer:
                 # tuple of tensors (`ptrs` passed `(a, b)`): a pointer per element
                 self.env[p] = tuple(Ptr(q) if kinds.get(q) == "array" else Scalar(q) for q in items)
             elif kind == "array" and p in self.descriptors:
-                self.env[p] = self._param_descriptor(p)
+                try:
+                    self.env[p] = self._param_descriptor(p)
+                except _UnnamedBlock as exc:
+                    # (named again where it is used, knowing only the launches reaching it: `_descriptor_of`)
+                    self.env[p], self._unnamed_blocks[p] = exc.desc, exc
             elif kind == "array":
                 self.env[p] = Ptr(p)
             elif kind == "constant" and self._dtype_constexpr(p):
@@ -2149,6 +2164,10 @@ class _Lowerer:
         if isinstance(node.value, ast.Attribute) and node.value.attr == "shape" and isinstance(node.slice, ast.Constant) \
                 and isinstance(node.slice.value, int):   # `acc.shape[0]`: the tile's extent
             t = self.ev(node.value.value)
+            if isinstance(t, Desc):
+                t = self._descriptor_of(node.value.value.id, node) if isinstance(node.value.value, ast.Name) else t
+                if "" in t.block:
+                    raise self.fail(node, f"`{ast.unparse(node)}`: the block shape differs across the launches")
             if isinstance(t, (Tile, Desc)):
                 shape = t.shape if isinstance(t, Tile) else t.block
                 if -len(shape) <= node.slice.value < len(shape):
@@ -5896,11 +5915,12 @@ class _Lowerer:
         """A descriptor parameter: its view's shape and strides are the descriptor's (``p__shape_K`` /
         ``p__stride_K``, filled at launch); its block shape is named by the constexpr that has its value at every
         launch (an autotune config's hook sets it so), else written as the literal every launch agrees on."""
-        ds = self.descriptors[p]
+        ds = [self.descriptors[p][i] for i in self._launch_ids] if hasattr(self, "_launch_ids") else \
+            self.descriptors[p]
         rank = len(ds[0]["block_shape"])
         if any(len(d["block_shape"]) != rank for d in ds):
             raise LoweringError(self.k, self.k.fn, f"{p}: launches pass tensor descriptors of different ranks")
-        block = []
+        block: list[str] = []
         for k in range(rank):
             seen = [d["block_shape"][k] for d in ds]
             named = [c for c, vals in self.const_values.items() if vals == seen and c in self.k.params]
@@ -5911,13 +5931,33 @@ class _Lowerer:
             elif len(set(seen)) == 1:
                 block.append(str(seen[0]))
             else:
-                raise LoweringError(self.k, self.k.fn, f"{p}: the block shape's dimension {k} is {seen} across the "
-                                                       "launches and no constexpr parameter has those values")
+                block.append("")
         pads = {d.get("padding", "zero") for d in ds}
         if len(pads) != 1 or pads - {"zero", "nan"}:
             raise LoweringError(self.k, self.k.fn, f"{p}: descriptor padding {sorted(pads)} (one of zero / nan)")
         shape, strides = descriptor_dims(p, rank)
-        return Desc(p, shape, strides, tuple(block), "NAN" if pads == {"nan"} else "ZERO")
+        desc = Desc(p, shape, strides, tuple(block), "NAN" if pads == {"nan"} else "ZERO")
+        if "" in block:
+            # a block dimension of values no one constexpr has at these launches (`[BK, BN]` at the launches of
+            # B_TRANS False, `[BN, BK]` at the others): refused where the descriptor is used, unless the launches
+            # reaching that use (an arm of `if B_TRANS:`) name it
+            k = block.index("")
+            raise _UnnamedBlock(self.k, self.k.fn, f"{p}: the block shape's dimension {k} is "
+                                                   f"{[d['block_shape'][k] for d in ds]} across the launches and no "
+                                                   "constexpr parameter has those values", desc)
+        return desc
+
+    def _descriptor_of(self, name: str, node: ast.AST) -> Desc:
+        """The descriptor ``name`` is bound to, its block shape named for the launches reaching ``node`` (a host
+        descriptor whose block no constexpr names across every launch: named again in an arm of an `if` on
+        constexprs, knowing only the launches that take it)."""
+        desc = self.env[name]
+        if not isinstance(desc, Desc) or "" not in desc.block:
+            return desc  # type: ignore[return-value]
+        try:
+            return self._param_descriptor(desc.param)
+        except _UnnamedBlock as exc:
+            raise self.fail(node, str(exc).split(": ", 1)[1].rsplit(" (what the Triton", 1)[0]) from None
 
     def _descriptor_offset_name(self, p: str, k: int, candidates: list[str]) -> list[str]:
         """Of ``candidates`` (constexprs of one value), those dimension k's offsets of `p.load([..])` /
@@ -5928,6 +5968,10 @@ class _Lowerer:
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                 assigned.setdefault(n.targets[0].id, set()).update(
                     m.id for m in walk_nodes(n.value) if isinstance(m, ast.Name))
+            elif isinstance(n, ast.For) and isinstance(n.target, ast.Name) and isinstance(n.iter, ast.Call):
+                # `for k in tl.range(0, K, BK):` then `[off_m, k]`: k takes the names of its range (its step)
+                assigned.setdefault(n.target.id, set()).update(
+                    m.id for a in n.iter.args for m in walk_nodes(a) if isinstance(m, ast.Name))
         level = {m.id for n in walk_nodes(self.k.fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                  and n.func.attr in ("load", "store") and isinstance(n.func.value, ast.Name) and n.func.value.id == p
                  and n.args and isinstance(n.args[0], (ast.List, ast.Tuple)) and len(n.args[0].elts) > k
@@ -5951,7 +5995,7 @@ class _Lowerer:
 
     def _descriptor_tile(self, node: ast.Call) -> tuple[Desc, list[str]]:
         """The descriptor a load/store goes through and its tile index (each offset a whole number of blocks)."""
-        desc = self.env[node.func.value.id]  # type: ignore[attr-defined]
+        desc = self._descriptor_of(node.func.value.id, node)  # type: ignore[attr-defined]
         if not node.args or not isinstance(node.args[0], (ast.List, ast.Tuple)):
             raise self.fail(node, "a descriptor's load/store takes its offsets as a list (`desc.load([m, 0])`)")
         offs = node.args[0].elts
