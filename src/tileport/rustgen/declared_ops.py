@@ -10,6 +10,7 @@ module, before the entries that call it). The IR diff proves every call like any
 """
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 #: every rounding marker of `cutile::core::rounding` → the attribute value the op gets
@@ -183,3 +184,29 @@ def declarations(used: dict[str, set[str]]) -> str:
             imported.add(lines[0])
         out.append("\n" + "".join(f"    {line}".rstrip() + "\n" for line in lines))
     return "".join(out)
+
+
+_GENERIC_LIST = re.compile(r"\bfn \w+<(.*?)>\(", re.S)
+_GENERIC_NAME = re.compile(r"(?:^|,)\s*(?:const\s+)?([A-Za-z_]\w*)\s*:")
+
+
+def unclashed(text: str, taken: set[str]) -> str:
+    """The declarations ``text`` with each generic parameter of a declared op that an entry of the module also
+    names (a kernel's constant `P` or `S`, a type parameter `E`) renamed `P_` (`P__`, ..): cutile 0.3.1 resolves an
+    op's generics in its caller's generic scope, so `load_ptr_padded`'s type `P` beside a kernel's `const P: i32`
+    panicked ("Unexpected const arg P for variadic type PointerTile"). The op's parameters are its own, so any
+    fresh names will do; the entries keep theirs (port.json's variants are keyed by them). Comment lines are left
+    alone."""
+    names = {name for params in _GENERIC_LIST.findall(text) for name in _GENERIC_NAME.findall(params)}
+    clash = names & taken
+    if not clash:
+        return text
+    fresh = {}
+    for name in sorted(clash):
+        new = f"{name}_"
+        while new in taken or new in names or new in fresh.values():   # (no name of the module's twice)
+            new += "_"
+        fresh[name] = new
+    word = re.compile(r"\b(" + "|".join(map(re.escape, sorted(clash))) + r")\b")
+    return "\n".join(line if line.lstrip().startswith("//") else word.sub(lambda m: fresh[m.group(1)], line)
+                     for line in text.split("\n"))

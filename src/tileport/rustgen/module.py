@@ -9,7 +9,7 @@ import textwrap
 from .. import __version__
 from ..errors import TileportError
 from ..translate.emit import Emitted
-from .declared_ops import declarations
+from .declared_ops import declarations, unclashed
 
 MODULE = "port"
 
@@ -21,7 +21,8 @@ def render(entries: list[Emitted], source: str, spec: str) -> str:
             "#[cutile::module]\n"
             f"pub mod {MODULE} {{\n"
             "    use cutile::core::*;\n"
-            + declarations(_declared_ops(entries))
+            + unclashed(declarations(_declared_ops(entries)),
+                        {g for e in entries for g in [*e.generics, *getattr(e, "types", [])]})
             + "".join(_entry(e) for e in entries) +
             "}\n")
     return rustfmt(text)
