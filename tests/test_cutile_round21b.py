@@ -29,3 +29,57 @@ def k(x, y, S: ct.Constant[int], P: ct.Constant[int], B: ct.Constant[int]):
     assert unclashed(decl, {"B"}) == decl
     assert unclashed("/// P and S\n" + decl, {"P", "P_"}) == (
         "/// P and S\npub unsafe fn f<E: ElementType, P__: PointerTo<E>, const S: [i32; N]>(x: PointerTile<P__, S>) {}\n")
+
+
+FACTORY_OPS = '''\
+import operator
+
+import cuda.tile as ct
+
+_OPS = {"add": operator.add, "mul": operator.mul, "max": ct.maximum}
+
+
+def make(name, block):
+    fn = _OPS[name]
+
+    @ct.kernel
+    def binary(a, b, c):
+        i = ct.bid(0)
+        ct.store(c, (i,), fn(ct.load(a, (i,), (block,)), ct.load(b, (i,), (block,))))
+
+    return binary
+'''
+
+
+def test_a_factory_closing_over_an_operator_function_is_recorded_by_its_qualified_name(tmp_path):
+    """A factory kernel closing over a function picked from a table (round 21b's `binary`: `fn = {"add":
+    operator.add, "mul": operator.mul, "max": ct.maximum}[op]`): the capture recorded `operator.add` and
+    `operator.mul` (builtins, not module globals of the kernel's file) as `{"unknown": "builtin_function_or_method"}`,
+    so the two kernels had one digest (one capture of three launches) and the port failed ("a
+    builtin_function_or_method the capture could not record"). A function another module defines is recorded as
+    `{"qualified": "MODULE:QUALNAME"}` when importing and walking that finds the same object, and the loader
+    rebuilds the kernel over it; a lambda stays unknown."""
+    import importlib.util
+
+    from tileport.frontends.cutile_py.loader import closure_values, kernel_name, load_kernel
+
+    src = tmp_path / "ops_factory.py"
+    src.write_text(FACTORY_OPS)
+    spec = importlib.util.spec_from_file_location("ops_factory", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    kernels = {op: mod.make(op, 64) for op in ("add", "mul", "max")}
+    closures = {op: closure_values(k._pyfunc if hasattr(k, "_pyfunc") else k.__wrapped__)
+                for op, k in kernels.items()}
+    assert closures["add"]["fn"] == {"qualified": "_operator:add"}, closures
+    assert closures["mul"]["fn"] == {"qualified": "_operator:mul"}, closures
+    assert closures["max"]["fn"]["qualified"].endswith(":maximum"), closures
+    names = {kernel_name(k._pyfunc if hasattr(k, "_pyfunc") else k.__wrapped__)[0] for k in kernels.values()}
+    assert len(names) == 3, names
+    import operator
+    for op, name in zip(("add", "mul"), (f"{src}::binary@12",) * 2):
+        rebuilt = load_kernel(name, closures[op])
+        cells = dict(zip(rebuilt.pyfunc.__code__.co_freevars, (c.cell_contents for c in rebuilt.pyfunc.__closure__)))
+        assert cells["fn"] is getattr(operator, op) and cells["block"] == 64
+    from tileport.frontends.cutile_py.loader import _closure_value
+    assert "unknown" in _closure_value(lambda v: v, mod.make, mod, 0)

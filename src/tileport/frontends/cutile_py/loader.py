@@ -87,7 +87,7 @@ def def_line(func: Any) -> int:
 
 
 #: what a captured closure value is written as when it is not a plain JSON value
-CLOSURE_FORMS = ("dtype", "global", "enum", "tuple", "function", "unknown")
+CLOSURE_FORMS = ("dtype", "global", "enum", "tuple", "function", "qualified", "unknown")
 
 #: how deep closure values nest (a tuple of tuples, a helper the factory made over its own closure)
 CLOSURE_DEPTH = 4
@@ -143,7 +143,29 @@ def _closure_value(v: Any, func: Any, module: Any, depth: int) -> Any:
         # by its `def` line and the values it closes over in turn
         return {"function": def_name(inner), "line": def_line(inner), "tile_function": inner is not v,
                 "closure": _closure_values(inner, module, depth + 1)}
+    qualified = _qualified_name(v)
+    if qualified is not None:
+        return {"qualified": qualified}
     return {"unknown": type(v).__name__}
+
+
+def _qualified_name(v: Any) -> str | None:
+    """``MODULE:QUALNAME`` of a function or class that importing MODULE and walking QUALNAME finds again (the same
+    object): a function of Python's `operator` module (`operator.add`, module `_operator`), a cuda.tile function, a
+    helper of another module picked from a table (`{"add": operator.add, ..}[op]`); None for anything else (a
+    lambda, a local function, an object of no module)."""
+    import importlib
+
+    mod, qual = getattr(v, "__module__", None), getattr(v, "__qualname__", None)
+    if not (callable(v) and isinstance(mod, str) and isinstance(qual, str)) or "<" in qual:
+        return None
+    try:
+        obj = importlib.import_module(mod)
+        for part in qual.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    return f"{mod}:{qual}" if obj is v else None
 
 
 def _closure_values(func: Any, module: Any, depth: int) -> dict | None:
@@ -167,8 +189,9 @@ def closure_values(func: Any) -> dict | None:
     another module's); a dtype (cuda.tile's or torch's) ``{"dtype": NAME}``; a module-level object of the kernel's
     module (a helper, a table) ``{"global": NAME}``; a tuple ``{"tuple": [..]}`` of such values; a function the
     factory made in the kernel's file (a ``@ct.function`` helper) ``{"function": NAME, "line": DEF_LINE,
-    "tile_function": BOOL, "closure": {..}}``; anything else ``{"unknown": TYPE}`` (its kernel cannot be rebuilt
-    from the capture). None when it closes over nothing."""
+    "tile_function": BOOL, "closure": {..}}``; a function or class another module defines (`operator.add` picked
+    from a table) ``{"qualified": "MODULE:QUALNAME"}``; anything else ``{"unknown": TYPE}`` (its kernel cannot be
+    rebuilt from the capture). None when it closes over nothing."""
     return _closure_values(func, sys.modules.get(func.__module__), 0)
 
 
@@ -195,6 +218,16 @@ def _closure_object(name: str, value: Any, module: Any, path: Path, ref: str) ->
         except (ImportError, AttributeError, KeyError, TypeError) as exc:
             raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, {value['enum']}.{value['member']}, "
                                   f"which is not found here ({type(exc).__name__}: {exc})") from None
+    if isinstance(value.get("qualified"), str) and value["qualified"].count(":") == 1:
+        mod, qual = value["qualified"].split(":")
+        try:
+            obj = importlib.import_module(mod)
+            for part in qual.split("."):
+                obj = getattr(obj, part)
+            return obj
+        except (ImportError, AttributeError, ValueError, TypeError) as exc:
+            raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, {mod}.{qual}, which is not found here "
+                                  f"({type(exc).__name__}: {exc})") from None
     if isinstance(value.get("function"), str) and isinstance(value.get("line"), int) and \
             isinstance(value.get("closure", {}), (dict, type(None))):
         fn = _rebuilt_function(module, path, value["function"], value["line"], value.get("closure"), ref)
