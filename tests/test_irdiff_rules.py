@@ -1063,3 +1063,27 @@ def test_singleton_view_stride():
     # Counter-example: a dynamic extent along that axis; the stride then places rows 1.. apart: a difference.
     out = v(prog(*view("?", python, "%d"), head=head), prog(*view("?", rust, "%d"), head=head))
     assert not out["equivalent"] and fired(out, "singleton-view-stride") == 0
+
+
+def test_fold_minmax_constants():
+    """`ct.minimum(ct.maximum(w, 0.0), 1.0)` of a constant w (round 21b's `lerp_rows`: a helper's default weight
+    clamped under a constant `if`): cuTile Python folds it to the constant w, cutile emits maxf/minf of the
+    constants. Folded to the operand picked, chains too; not for another value, nor for zeros of opposite signs."""
+    def folded(w: str) -> str:
+        return prog(*STORE, f"%w = constant <f32: {w}> : tile<f32>", ONES, "%r = reshape %w : tile<f32> -> tile<1xf32>",
+                    "%b = broadcast %r : tile<1xf32> -> tile<128xf32>", "%y = mulf %one, %b : tile<128xf32>",
+                    store("%y", "%arg2"))
+
+    def clamped(w: str, lo: str = "0.000000e+00") -> str:
+        return prog(*STORE, f"%w = constant <f32: {w}> : tile<f32>", f"%lo = constant <f32: {lo}> : tile<f32>",
+                    "%m = maxf %w, %lo : tile<f32>", "%hi = constant <f32: 1.000000e+00> : tile<f32>",
+                    "%c = minf %m, %hi : tile<f32>", ONES, "%r = reshape %c : tile<f32> -> tile<1xf32>",
+                    "%b = broadcast %r : tile<1xf32> -> tile<128xf32>", "%y = mulf %one, %b : tile<128xf32>",
+                    store("%y", "%arg2"))
+    out = v(folded("2.500000e-01"), clamped("2.500000e-01"))
+    assert out["equivalent"] and fired(out, "fold-minmax-constants") == 2
+    assert v(folded("1.000000e+00"), clamped("3.000000e+00"))["equivalent"]
+    assert v(folded("0.000000e+00"), clamped("-2.000000e+00"))["equivalent"]
+    assert not v(folded("2.500000e-01"), clamped("5.000000e-01"))["equivalent"]
+    zeros = v(folded("0.000000e+00"), clamped("-0.000000e+00"))   # (maxf of -0 and +0: left, and the minf after it)
+    assert not zeros["equivalent"] and fired(zeros, "fold-minmax-constants") == 0

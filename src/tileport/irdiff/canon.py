@@ -357,6 +357,32 @@ def _fold_int(name: str, attrs: str, a: int, b: int, bits: int) -> int | None:
     return value if -(1 << (bits - 1)) <= value < (1 << (bits - 1)) else None
 
 
+FLOAT_CONST_RE = re.compile(r"constant <((?:f16|bf16|f32|f64): ([-+0-9.eE]+|[-+]?inf))> : tile<(?:\d+x)*\w+>")
+
+
+def _minmax_constant(canon: Canon, name: str, operands: list[str]) -> str | None:
+    """Rule fold-minmax-constants: the `dtype: text` of the constant operand maxf/minf picks, when both operands are
+    float constants of one dtype whose printed values differ (or are the same text); None otherwise (a zero of each
+    sign: which one the op returns is not this rule's to say). Both texts are tileirdisasm's rounding of the
+    values, which keeps their order, so the larger text is the larger value."""
+    found = []
+    for v in operands:
+        d = canon.defs.get(canon.resolve(v))
+        op = canon.op_of(d[0]) if d is not None else None
+        m = FLOAT_CONST_RE.fullmatch(op.template) if op is not None and op.name == "constant" else None
+        if m is None:
+            return None
+        found.append((m.group(1), m.group(1).split(":")[0], float(m.group(2))))
+    (ta, da, a), (tb, db, b) = found
+    if da != db:
+        return None
+    if ta == tb:
+        return ta
+    if a == b:
+        return None
+    return (ta if a > b else tb) if name == "maxf" else (ta if a < b else tb)
+
+
 def _fold_to_constant(canon: Canon, op: Op, template: str) -> None:
     """Rule fold-int-constants: ``op`` stands for the constant ``template`` from here on."""
     canon.substitute[id(op)] = Op("constant", template, [], op.results, [], line=op.line, text=op.text, path=op.path)
@@ -474,6 +500,15 @@ def _apply_rewrites(canon: Canon) -> None:
                 else None
             if value is not None:
                 _fold_to_constant(canon, op, f"constant <i{mf.group(3)}: {value}> : {mf.group(2)}")
+        # fold-minmax-constants: maxf/minf of two float constants is the constant it picks
+        mm = re.fullmatch(r"(?:maxf|minf) \$0, \$1 : (tile<(?:\d+x)*(?:f16|bf16|f32|f64)>)", op.template) \
+            if op.name in ("maxf", "minf") and len(op.operands) == 2 else None
+        if mm and op.results and id(op) not in canon.substitute:
+            picked = _minmax_constant(canon, op.name, op.operands)
+            if picked is not None:
+                canon.substitute[id(op)] = Op("constant", f"constant <{picked}> : {mm.group(1)}", [], op.results, [],
+                                              line=op.line, text=op.text, path=op.path)
+                canon.fired["fold-minmax-constants"] += 1
         # fold-int-constants: a widened integer constant (exti) is the constant of the wider type
         me = re.fullmatch(r"exti \$0 (signed|unsigned) : tile<((?:\d+x)*)i\d+> -> (tile<(?:\d+x)*i(\d+)>)",
                           op.template) if op.name == "exti" else None

@@ -277,6 +277,14 @@ RULES: tuple[Rule, ...] = (
          "the assume states a fact the computation already implies, so it adds nothing an optimizer could not "
          "derive (cuTile Python's divisibility pass states such facts at loop arguments and at values it feeds to "
          "memory operations; cutile states none)", "test_assume_divby_implied"),
+    Rule("fold-minmax-constants", "rewrite",
+         "maxf/minf of two float constants of one dtype (scalars or splats) is the constant it picks — the larger / "
+         "smaller printed value; not for zeros of opposite signs",
+         "the ops are pure and return one of their operands; cutile 0.3.1 has no NaN constant, so with two "
+         "non-NaN operands maxf/minf is the larger / smaller (Tile IR's default, no propagate_nan needed). cuTile "
+         "Python folds ct.maximum/ct.minimum of constants (a helper's `ct.minimum(ct.maximum(w, 0.0), 1.0)` of a "
+         "constant w under a constant `if`), cutile emits them; tileirdisasm's 7-digit text keeps the order of "
+         "values, so distinct texts order as their values do", "test_fold_minmax_constants"),
     Rule("fold-int-constants", "rewrite",
          "exti of an integer constant, itof of one the float type holds exactly (|c| ≤ 2^24 for f32, 2^53 for "
          "f64; unsigned only when c ≥ 0), and addi/subi/muli/divi/maxi/mini (signed), shli, andi/ori/xori of two, "
