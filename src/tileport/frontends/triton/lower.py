@@ -753,6 +753,7 @@ class _Lowerer:
         self.array_dtypes: dict[str, set[str]] = facts.get("dtypes", {})
         #: tensor descriptor parameter → its block shape and padding at each launch
         self.descriptors: dict[str, list[dict]] = facts.get("descriptors", {})
+        self._unroll_tried: set[int] = set()   # static ranges lowered as loops first (`loop`: unrolled if refused)
         #: descriptor parameters whose block shape no constexpr names across all launches (`_descriptor_of`)
         self._unnamed_blocks: dict[str, _UnnamedBlock] = {}
         self.prefix = ""        # names a helper binds are emitted with its prefix (helpers are inlined)
@@ -1433,6 +1434,22 @@ class _Lowerer:
                 (isinstance(it.func, ast.Name) and it.func.id == "range")
                 or self.function(it.func) in ("range", "static_range"))):
             raise self.fail(s, "only `for i in range(...)` / `tl.range(...)` / `tl.static_range(...)` loops")
+        if id(s) not in self._unroll_tried and (unroll := self._static_range_values(it)) is not None:
+            # `for i in tl.static_range(..)` of bounds every launch agrees on: lowered as a loop; where that is
+            # refused (i a shape: `tl.reshape(x, [2 ** i, 2, ..])`, a helper's constexpr), unrolled as Triton
+            # unrolls it, i each literal in turn
+            state = self._state()
+            self._unroll_tried.add(id(s))
+            try:
+                self.loop(s)
+                return
+            except LoweringError:
+                self._restore(state)
+            self.notes.append(f"line {s.lineno}: tl.static_range unrolled (its index is a compile-time value there)")
+            for value in unroll:
+                self.env[s.target.id] = Scalar(str(value))
+                self.block(s.body)
+            return
         if len(it.args) == 3 and isinstance(it.args[2], ast.UnaryOp) and isinstance(it.args[2].op, ast.USub):
             return self.loop(self._counted_up(s))
         if it.keywords:
@@ -1527,6 +1544,35 @@ class _Lowerer:
             self.env[name] = (_advanced(old, self.advances[name], n) if isinstance(old, BlockPtr)
                               else _ptr_advanced(old, self.ptr_steps[name], n))  # type: ignore[arg-type]
         self.advances, self.ptr_steps = saved_adv, saved_steps
+
+    def _static_range_values(self, it: ast.Call) -> list[int] | None:
+        """The indices of `tl.static_range(..)` when every launch gives its bounds the same integers (at most 256
+        of them), else None."""
+        if self.function(it.func) != "static_range" or not 1 <= len(it.args) <= 3 or it.keywords:
+            return None
+        try:
+            texts = [self.scalar(a) for a in it.args]
+        except LoweringError:
+            return None
+        bounds = ["0", texts[0], "1"] if len(texts) == 1 else (texts + ["1"])[:3]
+        vals = [self.launch_values(b) for b in bounds]
+        if any(v is None or len(set(v)) != 1 or not isinstance(v[0], int) or isinstance(v[0], bool) for v in vals):
+            return None
+        lo, hi, step = (v[0] for v in vals)   # type: ignore[index]
+        if step == 0 or len(range(lo, hi, step)) > 256:
+            return None
+        return list(range(lo, hi, step))
+
+    def _state(self) -> dict:
+        """A copy of the lowering's state (``_restore`` returns to it)."""
+        import copy
+
+        return {k: copy.deepcopy(v) for k, v in self.__dict__.items() if k != "k"}
+
+    def _restore(self, state: dict) -> None:
+        for k in [k for k in self.__dict__ if k != "k" and k not in state]:
+            del self.__dict__[k]
+        self.__dict__.update(state)
 
     def _pointer_step(self, st: ast.stmt) -> tuple[str, int | str] | None:
         """(pointer, which of its index vectors) when ``st`` is ``p += D`` / ``p = p + D`` with p a pointer and D one
@@ -2259,6 +2305,15 @@ class _Lowerer:
 
     def binop(self, op: ast.operator, a: object, b: object, node: ast.AST) -> object:
         sym = BINOPS.get(type(op))
+        if sym is None and isinstance(op, ast.Pow) and isinstance(a, Scalar) and isinstance(b, Scalar):
+            # `2 ** i` of constexprs (a shape in a hand-written bitonic sort): the integer every launch gives
+            vals = [self.launch_values(x.text) for x in (a, b)]
+            if all(v is not None and all(isinstance(y, int) and not isinstance(y, bool) for y in v) for v in vals):
+                powers = {x ** y for x, y in zip(*vals) if y >= 0}   # type: ignore[arg-type]
+                if len(powers) == 1 and all(y >= 0 for y in vals[1]):   # type: ignore[union-attr]
+                    return Scalar(str(powers.pop()))
+            raise self.fail(node, f"`{ast.unparse(node)}`: `**` is lowered of integer constexprs whose power every "
+                                  "captured launch agrees on")
         if sym is None:
             raise self.fail(node, f"operator {type(op).__name__} is not supported")
         if isinstance(a, Scalar) and isinstance(b, Scalar) and sym in ("//", "%"):
@@ -4546,9 +4601,17 @@ class _Lowerer:
         """``tl.broadcast_to(x, shape)``: ``ct.broadcast_to``."""
         x = self._tile_arg(node, kw, 0, "input")
         shape_node = self._arg(node, kw, 1, "shape")
-        shape = self._tuple(shape_node) if isinstance(shape_node, (ast.Tuple, ast.List)) else \
-            tuple(self.scalar(a) for a in node.args[1:])
+        shape = self._tuple(shape_node) if isinstance(shape_node, (ast.Tuple, ast.List)) or \
+            self._names_shape(shape_node) else tuple(self.scalar(a) for a in node.args[1:])
         return Tile(f"ct.broadcast_to({x.text}, {_tup(shape)})", shape, x.dtype)
+
+    def _names_shape(self, node: ast.expr) -> bool:
+        """``node`` is a name bound to a tuple of scalars (`shape: tl.constexpr = [n, 2, m]`) or a tile's `x.shape`."""
+        if isinstance(node, ast.Name):
+            v = self.env.get(node.id)
+            return isinstance(v, tuple) and all(isinstance(e, Scalar) for e in v)
+        return isinstance(node, ast.Attribute) and node.attr == "shape" and isinstance(node.value, ast.Name) \
+            and isinstance(self.env.get(node.value.id), Tile)
 
     def expand_dims(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.expand_dims(x, axis)`` (an axis or a tuple of them): a reshape with unit axes there."""
@@ -4778,6 +4841,8 @@ class _Lowerer:
         t = self.materialize(self._value(self.ev(value), node), node)
         if len(shape_args) == 1 and isinstance(shape_args[0], (ast.Tuple, ast.List)):
             shape = tuple(self.scalar(e) for e in shape_args[0].elts)
+        elif len(shape_args) == 1 and self._names_shape(shape_args[0]):   # `tl.reshape(x, shape)`, `(.., x.shape)`
+            shape = self._tuple(shape_args[0])
         else:
             shape = tuple(self.scalar(e) for e in shape_args)
         if not shape:
