@@ -3060,6 +3060,26 @@ class _Lowerer:
         # the pair to (uint32: a negative int32 is above every small unsigned); an integer tile and a float scalar
         # in f32 (`x > 2.5`)
         ta, tb = self._promoted_pair(ta, tb)
+        for k, (t, o) in enumerate(((ta, tb), (tb, ta))):
+            vals = self.launch_values(o.text) if isinstance(o, Scalar) and isinstance(t, Tile) and \
+                self.known_dtype(t) in BOOL else None
+            if vals and all(isinstance(v, bool) for v in vals):
+                # a boolean tile against a boolean constexpr (`(left > right) != DESCENDING`): compared as int32
+                # 0 / 1, as Triton's i1 (the port compares no boolean tile with a boolean)
+                t = Tile(f"ct.astype({t.text}, ct.int32)", t.shape, "ct.int32")
+                o = Scalar(f"(1 if {o.text} else 0)")
+                ta, tb = (t, o) if k == 0 else (o, t)
+                break
+        if isinstance(ta, Tile) and isinstance(tb, Tile):
+            # a boolean tile against an integer one (`(left > right) != flip`, flip an int32 tile): the boolean
+            # converted to the integer's type, as Triton promotes i1 with an integer (cutile: "binary `Ne` requires
+            # operands of the same dtype")
+            da, db = self.known_dtype(ta), self.known_dtype(tb)
+            ints = INT_DTYPES + ("ct.uint16", "ct.uint64")
+            if da in BOOL and db in ints:
+                ta = Tile(f"ct.astype({ta.text}, {db})", ta.shape, db)
+            elif db in BOOL and da in ints:
+                tb = Tile(f"ct.astype({tb.text}, {da})", tb.shape, da)
         return Tile(f"{_paren(ta.text)} {sym} {_paren(tb.text)}",
                     _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ())), "bool")
 
