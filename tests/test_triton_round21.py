@@ -6,7 +6,12 @@ multiply-add; a flag argument on a constexpr the launches give both values (`tl.
 "must be a literal or a constexpr the launches agree on") as an `if` on the constexpr, the flag a literal in each
 arm; `x.numel` / `x.shape` of a tile (refused: "is not supported") as its extents; a host descriptor whose block
 shape no one constexpr names across the launches (`[BK, BN]` / `[BN, BK]` by a B_TRANS constexpr: refused) named
-where it is used, in each arm of `if B_TRANS:`. Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against numpy's own results."""
+where it is used, in each arm of `if B_TRANS:`; a hand-written bitonic argsort (refused: "`x.numel` is not
+supported", then "operator Pow") — `tl.static_range` unrolled where its index is a shape, `2 ** i` of constexprs,
+`tl.reshape(x, shape)` of a shape name, a boolean tile compared with an int32 tile or a boolean constexpr (cutile:
+"binary `Ne` requires operands of the same type"); an index vector of a loop, after it, no longer written before
+an `if` on a constexpr as the loop index's value (cuTile Python: "Use of potentially undefined variable `i`").
+Each fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against numpy's own results."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -21,7 +26,8 @@ from conftest import load_module
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round21.py"
 MOD = load_module(FIXTURE, "triton_round21_fixture")
-NAMES = ("aliased_libdevice", "flag_scan_sort", "numel_shape", "host_desc_trans")
+NAMES = ("aliased_libdevice", "flag_scan_sort", "numel_shape", "host_desc_trans", "hand_argsort",
+         "index_after_loop")
 
 cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
@@ -148,3 +154,60 @@ def test_round21_host_descriptor_block_unnamed_where_used(tmp_path):
     with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: b_desc: the block shape's dimension 0 is \[32, 16\] "
                                             r"across the launches and no constexpr parameter has those values"):
         lower_from_launches(f"{fx}::host_desc_trans", mine)
+
+
+def test_round21_hand_written_bitonic_argsort(lowered):
+    """`tl.static_range` whose index is a shape (`2 ** i` of a reshape, a helper's constexpr) unrolled; `x.numel`,
+    `x.shape` and a shape name lowered; `(left > right) != flip` of a boolean tile and an int32 one / a boolean
+    constexpr compared as Triton promotes them."""
+    src = (lowered / "hand_argsort" / "lowered.py").read_text()
+    assert "for " not in src.split("def hand_argsort", 1)[1], src   # (every static range unrolled)
+    assert "ct.astype(swap_stage" in src and "(1 if DESC else 0)" in src, src
+    for name, grid, args, kw in _cases("hand_argsort"):
+        x = args[0]
+        want = np.argsort(-x, axis=1, kind="stable") if kw["DESC"] else np.argsort(x, axis=1, kind="stable")
+        assert np.array_equal(_run(lowered, name, grid, args, kw)[1], want), kw
+
+
+def test_round21_power_of_constexprs(tmp_path):
+    """`M ** 2` of constexprs: the power every launch agrees on; a negative power refused at its place."""
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::numel_shape")]
+    for k, (expr, want) in enumerate((("M ** 2", "mean = ct.truediv(num1, ct.full((), 16,"), ("N ** -1", None))):
+        fx = tmp_path / f"k{k}.py"
+        fx.write_text(FIXTURE.read_text().replace("mean = tl.sum(flat, axis=0) / x.numel",
+                                                  f"mean = tl.sum(flat, axis=0) / ({expr})"))
+        if want is None:
+            with pytest.raises(LoweringError, match=r"k1.py:\d+:\d+: `N \*\* \(-1\)`: `\*\*` is lowered of integer "
+                                                    r"constexprs whose power every captured launch agrees on"):
+                lower_from_launches(f"{fx}::numel_shape", mine)
+        else:
+            src = lower_from_launches(f"{fx}::numel_shape", mine).source
+            assert want in src, src
+
+
+def test_round21_loop_index_value_not_read_after_its_loop(lowered):
+    src = (lowered / "index_after_loop" / "lowered.py").read_text()
+    body = src.split("if SCALE:", 1)[0]
+    assert "o_block = i // BLOCK" not in body.split("for i in range(0, n, BLOCK):", 1)[1].split("\n    ", 2)[-1], src
+    for name, grid, args, kw in _cases("index_after_loop"):
+        x = args[0]
+        s = x.sum(dtype=np.float32)
+        want = x * s if kw["SCALE"] else x + s
+        assert np.allclose(_run(lowered, name, grid, args, kw)[1], want, rtol=1e-4, atol=1e-4), kw
+
+
+def test_round21_loop_index_value_read_after_its_loop_refused(tmp_path):
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    fx = tmp_path / "k.py"
+    fx.write_text(FIXTURE.read_text().replace("    if SCALE:\n        for i in range(0, n, BLOCK):",
+                                              "    tl.store(y_ptr + o, acc, mask=o < n)\n    if SCALE:\n"
+                                              "        for i in range(0, n, BLOCK):"))
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::index_after_loop")]
+    with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: o is read after the loop at line \d+ \(its value there is "
+                                            r"the last iteration's"):
+        lower_from_launches(f"{fx}::index_after_loop", mine)

@@ -253,6 +253,13 @@ class Desc:
 
 
 @dataclass(frozen=True)
+class _Stale:
+    """A name whose value is computed from a loop's index, after that loop (Python's value of the last iteration;
+    cuTile Python has no loop index after its loop: "Use of potentially undefined variable")."""
+    line: int
+
+
+@dataclass(frozen=True)
 class _Diverged:
     """A pointer (mask) the arms of a runtime `if` bound differently (or an index vector the arms of an `if` on
     constexprs did): no value after it."""
@@ -1537,6 +1544,12 @@ class _Lowerer:
         self._tiles_from_scalars(inits)
         self._carried, self._loop_outer = old_carried, old_outer
         self._forget_factors(carried)
+        for name in self._assigned(s.body) | {var}:
+            # (`o = i + tl.arange(0, B)` in the loop: after it, a value of the index no longer there; read after the
+            # loop, refused at the read, where its value was written as the index's, which cuTile Python rejects)
+            v = self.env.get(name)
+            if v is not None and not isinstance(v, _Stale) and _mentions(repr(v), index):
+                self.env[name] = _Stale(s.lineno)
         for name, old in saved_ptrs.items():  # after the loop: advanced (stop - start) times
             n = f"({_paren(stop)} - {_paren(start)})" if start != "0" else stop
             if step != "1":   # cdiv(stop - start, step) iterations
@@ -2036,6 +2049,10 @@ class _Lowerer:
 
     def ev(self, node: ast.expr) -> object:
         if isinstance(node, ast.Name):
+            if isinstance(self.env.get(node.id), _Stale):
+                raise self.fail(node, f"{node.id} is read after the loop at line {self.env[node.id].line} "
+                                      "(its value there is the last iteration's, computed from the loop index, which "
+                                      "cuTile Python has no value of after its loop): not lowered")
             if isinstance(self.env.get(node.id), _Diverged):
                 raise self.fail(node, f"{node.id} is bound to different pointers (masks, index vectors) in the arms "
                                       f"of the `if` at line {self.env[node.id].line} and read after it: not lowered "
