@@ -459,8 +459,12 @@ def test_kernel_hints_become_entry_optimization_hints(tmp_path):
     assert ("#[cutile::entry(optimization_hints = (sm_90 = (occupancy = 4, num_cta_in_cga = 2, "
             "num_worker_warps_per_cta = 8,),))]") in render(
         [e], "k.py", "spec.json")
+    # (opt_level: no entry hint, a compile option since round 21, tests/test_cutile_round21.py; one that is no
+    # constant level is refused)
+    assert emit(tmp_path, body.replace("num_ctas=2", "opt_level=1"), "x=f32[?]/1, y=f32[?]/1, B=#16").options == \
+        {"opt_level": 1}
     with pytest.raises(Unsupported, match="kernel-hints-other") as exc:
-        emit(tmp_path, body.replace("num_ctas=2", "opt_level=1"), "x=f32[?]/1, y=f32[?]/1, B=#16")
+        emit(tmp_path, body.replace("num_ctas=2", "opt_level=B"), "x=f32[?]/1, y=f32[?]/1, B=#16")
     assert exc.value.line == 5  # the decorator
 
 

@@ -28,7 +28,7 @@ from ..rustgen import generic
 from ..rustgen.module import render
 from ..spec import signature as sigmod
 from ..toolchain.locate import CudaTree, run_tool
-from ..translate.emit import Unsupported, emit_kernel, rust_entry_name
+from ..translate.emit import DEFAULT_OPT_LEVEL, Unsupported, emit_kernel, rust_entry_name
 from ..translate.guide import op_locations
 from ..translate.helpers import kernel_files, sources_sha256
 from ..translate.value_generic import Traced, mentioned_in_comments, second_value, value_only
@@ -259,6 +259,8 @@ def translate(port_dir: Path, tree: CudaTree, new_forms: bool = True) -> dict:
     for name, (fn, types) in function.items():
         abi[name].update(function=fn, types=types)
     manifest = {"kernel": ref, "module": "port", "entries": [e.entry for e in entries], "hints": spec["hints"],
+                # (cutile CompileOptions the entries' hints cannot state: `@ct.kernel(opt_level=..)`)
+                **({"compile_options": entries[0].options} if entries[0].options else {}),
                 "source_sha256": sources_sha256(files), "abi": abi, "variants": variants,
                 **({"static_refused": static_refused} if static_refused else {}),
                 "forms": (["generic-entries"] if function else []) + (["owned-stores"] if any(
@@ -298,17 +300,37 @@ def _irdiff(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, manif
     jobs()); results in the manifest's order."""
     abi = manifest.get("abi", {})
     results = _in_parallel(lambda v: _irdiff_variant(port_dir, tree, arch, progress, binary, prefix, v,
-                                                     abi.get(v["entry"], {})), manifest["variants"])
+                                                     abi.get(v["entry"], {}), manifest), manifest["variants"])
     all_diffs = [d for r in results for d in r.get("differences", [])]
     equivalent = bool(results) and all(r["equivalent"] for r in results)
     return {"build": {"ok": True},
             "irdiff": {"ok": equivalent, "equivalent": equivalent, "differences": all_diffs, "variants": results}}
 
 
+def compile_options(manifest: dict, v: dict) -> dict[str, int]:
+    """The cutile CompileOptions variant ``v`` of a port is compiled and launched with: the entries' own (port.json's
+    ``compile_options``: `@ct.kernel(opt_level=..)`), a launch's other hints over them."""
+    return {**manifest.get("compile_options", {}), **cutile_options(v.get("hints", {}))}
+
+
+def _opt_level_difference(manifest: dict, v: dict) -> dict | None:
+    """tileiras' optimization level is no part of the Tile IR: the reference's (the decorator's, a launch's
+    `replace_hints(opt_level=..)` over it) against the level the port's options state, as a difference where they
+    differ (3, the default, where neither states one)."""
+    ref = v.get("hints", {}).get("opt_level", (manifest.get("hints") or {}).get("opt_level", "default"))
+    ref = DEFAULT_OPT_LEVEL if ref == "default" else ref
+    ours = compile_options(manifest, v).get("opt_level", DEFAULT_OPT_LEVEL)
+    if ref == ours:
+        return None
+    return {"kind": "compile-options", "detail": f"tileiras --opt-level: the reference compiles at {ref}, the port's "
+                                                 f"CompileOptions at {ours}"}
+
+
 def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progress, binary: Path, prefix: str,
-                    v: dict, abi: dict) -> dict:
+                    v: dict, abi: dict, manifest: dict | None = None) -> dict:
     """``abi`` is the variant's entry in port.json's ABI: a type-generic Rust entry is compiled as its function at
     its element types (named first among the generics, as cutile's launcher passes them)."""
+    manifest = manifest or {}
     progress(f"irdiff: {v['symbol']}")
     vdir = (port_dir / v["reference"]).parent  # variants/SYMBOL, the symbol shortened when too long
     rust_bc = vdir / "rust.tileirbc"
@@ -316,7 +338,7 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
         try:
             cratemod.irgen(binary, tree, prefix + abi.get("function", v["entry"]), rust_bc,
                            abi.get("types", []) + v["generics"], v["strides"], arch, v.get("specs"),
-                           cutile_options(v.get("hints", {})))
+                           compile_options(manifest, v))
             rust_txt = run_tool(tree, "tileirdisasm", [str(rust_bc)]).stdout
         except TileportError as exc:   # (tileirdisasm rejects bytecode that fails verification: cutile wrote it)
             return {"symbol": v["symbol"], "equivalent": False, "error": str(exc)}
@@ -327,6 +349,8 @@ def _irdiff_variant(port_dir: Path, tree: CudaTree, arch: str, progress: Progres
                                source_b=str(rust_bc.relative_to(port_dir).with_suffix(".tileir.txt")),
                                layout_b=parse_layout(v["layout"]),
                                unit_grid_b=frozenset(v.get("unit_grid", [])), target=arch)
+    if (level := _opt_level_difference(manifest, v)) is not None:
+        verdict = dict(verdict, equivalent=False, differences=[*verdict["differences"], level])
     return {"symbol": v["symbol"], "entry": v["entry"], "generics": v["generics"],
             **({"hints": v["hints"]} if v.get("hints") else {}), "preconditions": v.get("preconditions", []),
             "equivalent": verdict["equivalent"],

@@ -19,7 +19,7 @@ import shutil
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,9 @@ class OpTable:
     lists: tuple[int, ...] = ()
     #: the int constants some entry takes at any value (proven at two values: translate.value_generic)
     value_generic: frozenset[str] = frozenset()
+    #: cutile CompileOptions every launch sets that the entries' hints cannot state (port.json's
+    #: ``compile_options``: `@ct.kernel(opt_level=..)`), a launch's own hints over them
+    options: dict = field(default_factory=dict)
 
 
 _lock = threading.Lock()
@@ -181,7 +184,7 @@ class Library:
         fn.argtypes, fn.restype = abi.op_argtypes(), ctypes.c_int32
         t = OpTable(fn, ctypes.cast(fn, ctypes.c_void_p).value, params, constant_params(kernel), variants,
                     Path(inspect.getsourcefile(kernel._pyfunc)), op["source_sha256"], op_id, op.get("hints"),
-                    tuple(sorted(lists)), frozenset(anywhere))
+                    tuple(sorted(lists)), frozenset(anywhere), dict(op.get("compile_options") or {}))
         self.tables[key] = t
         return t
 
@@ -531,7 +534,7 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
     scalars = [(i, "bool" if isinstance(args[i], bool) else "int" if isinstance(args[i], int) else "float")
                for i in spos]
     consts = [(i, args[i]) for i, p in enumerate(t.params) if p in t.constants]
-    hints_set, hints = abi.hint_slots(cutile_options(dict(variant.hints)))
+    hints_set, hints = abi.hint_slots({**t.options, **cutile_options(dict(variant.hints))})
     native = st.lib.native.Plan(t.address, variant.entry, list(generics), tensors, scalars, consts, hints_set, hints)
     if len(st.plans) >= PLANS_PER_KERNEL:   # a value-generic constant drawn per call (a seed) makes a plan per value
         st.plans.clear()

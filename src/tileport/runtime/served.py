@@ -81,6 +81,7 @@ def collect(root: Path, corpus: Path | None = None) -> tuple[dict[str, dict], li
                     "source_sha256": port["source_sha256"], "entries": port["entries"], "abi": port["abi"],
                     "signatures": [v["signature"] for v in port["variants"]],
                     **({"hints": port["hints"]} if "hints" in port else {}),
+                    **({"compile_options": port["compile_options"]} if port.get("compile_options") else {}),
                     "variants": [{"signature": v["signature"], "entry": v["entry"], "generics": v["generics"],
                                   **({"hints": v["hints"]} if v.get("hints") else {})}
                                  for v in port["variants"]]}

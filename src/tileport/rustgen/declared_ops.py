@@ -156,6 +156,50 @@ def _load_strided_view_weak(_modes: set[str]) -> str:
             "}\n")
 
 
+def _make_partition_view_mut_permuted(_modes: set[str]) -> str:
+    return ("/// Writable partition view with a dim map (ct.store's `order=`): cutile 0.3.1's `PartitionMut` type\n"
+            "/// states no dim map (its `make_partition_view_mut` takes none), its read-only `Partition` does; the\n"
+            "/// same Tile IR type, writable, with the dim map, made by the same op and stored into by the same\n"
+            "/// `store_view_tko`.\n"
+            "#[cuda_tile::ty(name = \"!cuda_tile.partition_view\", type_params = [\"tile\"], "
+            "type_params_optional = [\"padding_value\", \"tensor_view\", \"dim_map\"], "
+            "type_meta = [\"token\", \"tensor_view.shape()\"])]\n"
+            "#[cuda_tile::variadic_struct(N = 6)]\n"
+            "#[allow(non_camel_case_types)]\n"
+            "pub struct PartitionMutPermuted<'a, E: ElementType, const D: [i32; N]> {\n"
+            "    _type: ::core::marker::PhantomData<E>,\n"
+            "    _tensor: ::core::marker::PhantomData<&'a mut ()>,\n"
+            "}\n\n"
+            "#[cuda_tile::op(name = \"cuda_tile.make_partition_view\", params = [\"tensor_view\"], "
+            "output_type_params = [\"tensor_view\", \"padding_value\", \"dim_map\"], "
+            "output_type_meta = [\"token\", \"tensor_view.shape()\"])]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            "pub unsafe fn make_partition_view_mut_permuted<'a, E: ElementType, const TENSOR_SHAPE: [i32; N], "
+            "const TILE_SHAPE: [i32; N], P: padding::Mode, M: dim_map::Mode>(\n"
+            "    tensor_view: &Tensor<E, TENSOR_SHAPE>,\n"
+            "    tile: Shape<TILE_SHAPE>,\n"
+            "    padding_value: P,\n"
+            "    dim_map: M,\n"
+            "    token: Token,\n"
+            ") -> PartitionMutPermuted<'a, E, TILE_SHAPE> {\n"
+            "    unreachable!()\n"
+            "}\n\n"
+            "#[cuda_tile::op(name = \"store_view_tko\", params = [\"view\", \"tile\", \"index\"])]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            "pub unsafe fn store_view_tko_permuted<E: ElementType, const D: [i32; N], O: ordering::StoreMode, "
+            "Sc: scope::Mode, T: tma::Mode>(\n"
+            "    view: &mut PartitionMutPermuted<'_, E, D>,\n"
+            "    tile: Tile<E, D>,\n"
+            "    index: [i32; N],\n"
+            "    memory_ordering: O,\n"
+            "    memory_scope: Sc,\n"
+            "    latency: Option<i32>,\n"
+            "    tma: T,\n"
+            ") -> Token {\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
 DECLARED_OPS = {
     "mma_batched": _mma_batched,
     "exp_rounded": lambda modes: _unary_rounded("exp_rounded", "exp", "Element-wise `e^x`", modes),
@@ -169,6 +213,7 @@ DECLARED_OPS = {
     "load_ptr_padded": _load_ptr_padded,
     "load_gather_scatter_view_weak": _load_gather_scatter_view_weak,
     "load_strided_view_weak": _load_strided_view_weak,
+    "make_partition_view_mut_permuted": _make_partition_view_mut_permuted,
 }
 
 

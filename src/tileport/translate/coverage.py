@@ -519,6 +519,15 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "update broadcast to the tile and converted to x's dtype", S, None,
               "proven by tests/test_port.py SMALL_KERNELS `tiledred`; in a loop or branch, or on an array also "
               "accessed otherwise: refused (its token order is not carried yet)"),
+    Construct("store-order", "`ct.store(y, index, t, order=\"F\")` (or a permutation of the axes): the tile in the "
+              "order's axis order, the index in its tile space",
+              "an unchecked store through `make_partition_view_mut_permuted(y, shape![..], padding::None, "
+              "const_array![1, 0], token)`: cuTile Python's partition view with the order as dim map, writable "
+              "(declared in the port's module: cutile 0.3.1's `make_partition_view_mut` takes no dim map, its "
+              "read-only `make_partition_view` does); the block-to-tile argument as a store at a permuted block index "
+              "(store-bijective), or the array's unchecked stores", S, None,
+              "proven with `tileport port` (round 21, s01 `store_order_f`); into a slice or a list item, or at a "
+              "counted loop's index: refused"),
     Construct("tiled-view-steps", "`v = x.tiled_view(shape, traversal_steps=steps)` bound once, then "
               "`v.load(index)` (steps other than the shape: tile k of a dimension starts at element k * step, tiles "
               "overlapping or leaving gaps; `v.traversal_steps`)",
@@ -655,7 +664,15 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "num_worker_warps_per_cta = W,),))]`: the same "
               "Tile IR entry hints, keyed by the target (irdiff's hints-for-target rule: where a hint names sm_90, "
               "cuTile Python's `sm_90` entry holds only those, and applies instead of `default`)", S, "row_softmax"),
-    Construct("kernel-hints-other", "`@ct.kernel(opt_level=..)` other than 3, hints that are not ints",
+    Construct("kernel-opt-level", "`@ct.kernel(opt_level=N)` (0 to 3, a literal or module constant, also "
+              "`ct.ByTarget(sm_90=.., default=..)`)",
+              "no Tile IR (cuTile Python passes `-ON` to tileiras; the IR is the same at every level): cutile's "
+              "per-launch `CompileOptions::opt_level(N)` (its entry hints take no level), port.json's "
+              "`compile_options`, with which the entries are compiled for the IR diff and launched by the runtime "
+              "(a `replace_hints(opt_level=..)` launch's own level over it); 3 is the default, stated by neither",
+              S, None, "proven with `tileport port` (round 21, s05 `with_opts`); the IR diff checks that the port's "
+              "compile options state the reference's level"),
+    Construct("kernel-hints-other", "hints that are not ints, an `opt_level` outside 0 to 3",
               "cutile's CompileOptions / per-architecture keys", P, None),
     Construct("atomics-other", "atomics on other dtypes (f64), `ct.atomic_cas` on floats other than f32",
               "`atomic_rmw_tko` / `atomic_cas_tko` of those dtypes", P, None,

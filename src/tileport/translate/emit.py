@@ -19,7 +19,7 @@ import struct
 import io
 import re
 import tokenize
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,6 +71,9 @@ STRIDED_VIEW_LIMIT = ("{what} through {arr}'s tiled view with traversal_steps ot
                       "Python's strided view; cutile 0.3.1 loads from one only (its get_index_space_shape takes a "
                       "partition view, its view stores and reductions a partition's token, which make_strided_view "
                       "does not give)")
+#: tileiras' optimization level where neither cuTile Python's `@ct.kernel(opt_level=..)` nor cutile's CompileOptions
+#: set one (cuda.tile's CompilerOptions, cutile-compiler's DEFAULT_OPT_LEVEL)
+DEFAULT_OPT_LEVEL = 3
 #: Emitter.break_flags' entry for a `while` loop: its `break` is Rust's (a Tile IR `break`), no flag
 WHILE_BREAK = "<while>"
 #: the element type parameter's name in cutile 0.3.1's declarations (`broadcast_scalar<E: ElementType, ..>`, `impl<E>
@@ -239,6 +242,9 @@ class Emitted:
     hints: dict[str, int] = field(default_factory=dict)  # entry optimization hints (cutile names), e.g. occupancy
     hazards: list[dict] = field(default_factory=list)  # known toolchain hazards in the source (translate.hazards)
     ops: dict[str, set[str]] = field(default_factory=dict)  # ops the module declares (rustgen.declared_ops)
+    #: cutile CompileOptions the entry compiles with that its `#[cutile::entry]` hints cannot state (`opt_level`:
+    #: tileiras' `--opt-level`, cuTile Python's `@ct.kernel(opt_level=..)`); port.json's `compile_options`
+    options: dict[str, int] = field(default_factory=dict)
 
 
 def _comments(src: str) -> dict[int, str]:
@@ -268,6 +274,7 @@ class Emitter:
         self.mutated: set[str] = set()
         self.unit_grid: set[int] = set()
         self.declared_ops: dict[str, set[str]] = {}  # declared op → rounding markers used
+        self.store_dim_map: list[int] | None = None   # the store being emitted's `order=` (see store_view)
         self.reduced: set[str] = set()   # arrays a tiled view's atomic_store_<op> writes (see tiled_atomic)
         self.tile_counts: dict[str, tuple[str, int, tuple[str, ...]]] = {}   # name = ct.num_tiles(array, axis, shape)
         self.loop_bounds: dict[str, tuple[str, tuple[str, int, tuple[str, ...]]]] = {}  # loop var → its stop
@@ -375,8 +382,11 @@ class Emitter:
 
     def kernel_hints(self) -> dict[str, int]:
         """The entry hints of ``@ct.kernel(occupancy=N, num_ctas=M, num_worker_warps=W)`` (literal ints); other
-        options refused."""
+        options refused. ``opt_level=N`` (0 to 3, or by target) is no Tile IR hint: tileiras' `--opt-level`, which
+        cutile sets through its CompileOptions only; kept in ``compile_options`` (Emitted.options) where it is not
+        the default 3."""
         out: dict[str, int] = {}
+        self.compile_options: dict[str, int] = {}
 
         def by_target(v: ast.AST) -> bool:
             return isinstance(v, ast.Call) and (self.ct(v.func) == "ByTarget" or (
@@ -389,6 +399,9 @@ class Emitter:
         if not any(self.ct(d.func if isinstance(d, ast.Call) else d) == "kernel" for d in self.fn.decorator_list):
             # a function made a kernel by a call, not a decorator (`k = ct.kernel(occupancy=2)(fn)`): the kernel
             # object's hints on sm_90, as analyze read them (row kernel-hints)
+            level = self.object_hints.get("opt_level")
+            if isinstance(level, int) and not isinstance(level, bool) and level != DEFAULT_OPT_LEVEL:
+                self.compile_options["opt_level"] = level
             return {self.KERNEL_HINTS[k]: v for k, v in self.object_hints.items()
                     if k in self.KERNEL_HINTS and isinstance(v, int) and not isinstance(v, bool)}
         for dec in self.fn.decorator_list:
@@ -416,11 +429,30 @@ class Emitter:
                         and type(kw.value.value) is int:
                     self.need(kw, "kernel-hints", f"@ct.kernel({kw.arg}=...)")
                     out[self.KERNEL_HINTS[kw.arg]] = kw.value.value
-                elif kw.arg == "opt_level" and isinstance(kw.value, ast.Constant) and kw.value.value == 3:
-                    continue  # the default
+                elif kw.arg == "opt_level":
+                    self.opt_level(kw, by_target)
                 else:
                     raise self.refuse(kw, "kernel-hints-other", f"@ct.kernel({self.text(kw)})")
         return out
+
+    def opt_level(self, kw: ast.keyword, by_target: Callable[[ast.AST], bool]) -> None:
+        """``@ct.kernel(opt_level=N)``: tileiras' optimization level (cuTile Python passes `-ON` to tileiras; the
+        Tile IR is the same at every level). cutile's entry hints take no level, its per-launch CompileOptions do
+        (`opt_level`): the port's entries are compiled, and launched, with it. ``ct.ByTarget``: sm_90's value, else
+        the default's (none: the default 3)."""
+        value = kw.value
+        if by_target(value):
+            values = {k.arg: k.value for k in value.keywords}
+            value = values.get("sm_90", values.get("default"))
+            if value is None:
+                return
+        ok, level = self.const_value(value)
+        if not ok or type(level) is not int or not 0 <= level <= 3:
+            raise self.refuse(kw, "kernel-hints-other", f"@ct.kernel({self.text(kw)}): an optimization level 0 to 3 "
+                                                        "(a literal or module constant) is ported")
+        self.need(kw, "kernel-opt-level", f"@ct.kernel({self.text(kw)})")
+        if level != DEFAULT_OPT_LEVEL:
+            self.compile_options["opt_level"] = level
 
     def refuse(self, node: ast.AST, construct: str, detail: str) -> Unsupported:
         return Unsupported(self.origin.get(id(node), (self.file,))[0], node, construct, detail)
@@ -2552,11 +2584,24 @@ class Emitter:
         if "traversal_steps" in kw and getattr(call, "_tileport_rewritten", False):   # (a tiled view's store)
             if self.view_steps(kw.pop("traversal_steps"), self.shape_of(kw.pop("tile_shape")), arr) is not None:
                 raise self.refuse(call, "tiled-view-steps", STRIDED_VIEW_LIMIT.format(what="store", arr=arr))
-        if "order" in kw:   # the identity order ('C', (0, 1, ..)) is the default; another is not carried yet
+        dim_map = None
+        if "order" in kw:   # the identity order ('C', (0, 1, ..)) is the default; another is the view's dim map
             order = kw.pop("order")
             rank = self.params[arr].rank if isinstance(self.params.get(arr), sigmod.ArraySig) else 0
-            if self.load_order(order, rank) is not None:
-                raise self.refuse(order, "store-other", f"ct.store with order={self.text(order)}")
+            dim_map = self.load_order(order, rank)
+            if dim_map is not None and (arr in self.list_items or self.made(arr)):
+                raise self.refuse(order, "store-order", f"ct.store with order={self.text(order)} into "
+                                                        f"{'a list item' if arr in self.list_items else 'a slice'}")
+            if dim_map is not None:
+                self.need(order, "store-order", f"ct.store with order={self.text(order)}")
+        self.store_dim_map = dim_map
+        try:
+            self._store(call, arr, kw, index, tile_node, indent)
+        finally:
+            self.store_dim_map = None
+
+    def _store(self, call: ast.Call, arr: str, kw: dict, index: ast.AST | None, tile_node: ast.AST | None,
+               indent: str) -> None:
         if "check_bounds" in kw and self.const_value(kw["check_bounds"]) == (True, False):
             # the in-range claim (`inbounds`) cutile cannot state: the same store without it (irdiff inbounds-hint)
             self.need(kw.pop("check_bounds"), "load-unchecked", "ct.store(.., check_bounds=False)")
@@ -2587,11 +2632,14 @@ class Emitter:
         zeros = self._is_block_index(index, out.sig.rank)
         if zeros is None and isinstance(index, ast.Tuple) and len(index.elts) == 1 \
                 and isinstance(index.elts[0], ast.Name) and index.elts[0].id in self.loop_bounds:
+            if self.store_dim_map is not None:   # (rank 1: no other order)
+                raise self.refuse(call, "store-order", "a store with an order at a counted loop's index")
             return self.store_scheduled(call, arr, index.elts[0].id, tile_node, indent, hints)
         # cutile's block-owned store takes no hints, and one output is either block-owned or a full tensor in every
         # arm: a store with hints, or one of alternatives, goes through the partition of the full tensor; so does
         # an array of rank > 3 (cutile's block-owned store exists for ranks 1 to 3, one per grid axis)
         through_partition = zeros is None or hints != NO_HINTS or out.alternatives > 1 or out.sig.rank > 3 or \
+            self.store_dim_map is not None or \
             self._store_before_release(call) or bool(self.static_axes(arr))   # (its token orders a releasing
         # atomic: cutile's block-owned store returns none; a static extent: cutile's `&mut Tensor` view of the
         # output states none, cuTile Python's does)
@@ -2691,10 +2739,11 @@ class Emitter:
         out.shape = ty.shape
         idx, maps, grid = [], [], []
         for k, (e, ax) in enumerate(zip(index.elts, axes)):
+            dim = k if self.store_dim_map is None else self.store_dim_map[k]   # (the array's, by the order)
             if ax is None:
                 idx.append(f"{self._int(e)}i32")
-                pre_k = f"{arr}.shape[{k}] <= {ty.shape[k]} (one tile along dimension {k}: the store is at index 0 " \
-                    "there)"
+                pre_k = f"{arr}.shape[{dim}] <= {ty.shape[k]} (one tile along dimension {dim}: the store is at index " \
+                    "0 there)"
                 if out.parts == 1 and self._int(e) == 0 and pre_k not in self.preconditions:
                     self.preconditions.append(pre_k)
                 continue
@@ -2705,7 +2754,7 @@ class Emitter:
                 self.body.append(f"{indent}let {code_k}: {ty_k.rust()} = {value};")
             idx.append(code_k)
             maps.append(f"{self.text(e)} = " + (f"num_blocks({j}) - 1 - bid({j})" if rev else f"bid({j})"))
-            grid.append(f"the grid's extent along axis {j} is cdiv({arr}.shape[{k}], {ty.shape[k]})")
+            grid.append(f"the grid's extent along axis {j} is cdiv({arr}.shape[{dim}], {ty.shape[k]})")
         for j in sorted(set(range(3)) - {ax[0] for ax in axes if ax is not None}):
             self.unit_grid.add(j)   # a block axis the index ignores: its blocks would store the same tiles
         pre = " and ".join(grid)
@@ -2725,19 +2774,20 @@ class Emitter:
         # nested partition); only the store itself stays unsafe. Chosen in emit_kernel, once every store of the
         # array is seen: one store elsewhere and the array is `&Tensor` for all of them (the form below)
         own = out.parts == 1 and not out.general and out.sig.rank <= 3 and arr not in self.loaded_arrays and \
+            self.store_dim_map is None and \
             arr not in self.scattered and all(ax == (k, False) if ax is not None else self._int(e) == 0
                                               for k, (e, ax) in enumerate(zip(index.elts, axes)))
         start, site = len(self.body), len(self.unsafe_sites) - 1   # (the site just recorded)
         self.body.append(f"{indent}// SAFETY: {'; '.join(maps)} maps the blocks one-to-one onto the tile indices"
                          f"{parts}, so no two blocks store the same tile of {arr}, and {pre}.")
-        view = f"{arr}.partition_full_mut(shape![{dims}])"
+        view = self.store_view(arr, dims)
         if out.token:   # a later part: its view starts from the previous part's store token, so the parts stay
             # ordered as cuTile Python orders them
-            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {out.token})"
+            view = self.store_view(arr, dims, out.token)
         tiles = self.fresh(f"{arr}_tiles") if out.parts > 1 or out.alternatives > 1 else f"{arr}_tiles"  # no shadowing
-        self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
+        self.body.append(f"{indent}let mut {tiles}: {self.store_view_type()}<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
-        self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
+        self.body.append(indent + self.store_through(call, arr, tiles, code, idx, hints))
         if own:
             view_own = (f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                         f"{arr}.partition_mut(shape![{dims}]);")
@@ -2764,6 +2814,42 @@ class Emitter:
             # store's own result is not a token)
             out.token = self.fresh(f"{arr}_token")
             self.body.append(f"{indent}let {out.token}: Token = get_partition_token_mut(&{tiles});")
+
+    def store_view(self, arr: str, dims: str, token: str | None = None) -> str:
+        """The writable partition of ``arr``'s full tensor an unchecked store goes through, from ``token`` (else the
+        tensor's own); with ct.store's `order=` (store_dim_map) its dim map, through the port's declaration of the
+        op (`make_partition_view_mut_permuted`: cutile 0.3.1's writable view takes none), as cuTile Python's store
+        makes its partition view with the order as dim map."""
+        if self.store_dim_map is not None:
+            self.declared_ops.setdefault("make_partition_view_mut_permuted", set())
+            return (f"make_partition_view_mut_permuted({self.tensor_arg(arr)}, shape![{dims}], padding::None, "
+                    f"const_array![{', '.join(map(str, self.store_dim_map))}], "
+                    f"{token or f'get_tensor_token({self.tensor_arg(arr)})'})")
+        if token is None:
+            return f"{arr}.partition_full_mut(shape![{dims}])"
+        return f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {token})"
+
+    def store_view_type(self) -> str:
+        """The Rust type of store_view's partition: cutile's `PartitionMut`, or with an order the port's
+        `PartitionMutPermuted` (rustgen.declared_ops: cutile 0.3.1's `PartitionMut` states no dim map)."""
+        return "PartitionMut" if self.store_dim_map is None else "PartitionMutPermuted"
+
+    def store_through(self, call: ast.Call, arr: str, tiles: str, code: str, idx: list[str],
+                      hints: tuple[str, str]) -> str:
+        """The unchecked store of ``code`` at ``idx`` into store_view's partition ``tiles``: with an order, the
+        port's `store_view_tko_permuted` (the Tile IR store_view_tko into that type); the array then no other
+        operation is ordered after (its view's token is not read back: one store of an array only written)."""
+        if self.store_dim_map is None:
+            return _store_unchecked(tiles, code, idx, hints)
+        out = self.outputs[arr]
+        if out.parts > 1 or out.alternatives > 1 or arr in self.loaded_arrays or self.inplace_tokens.get(arr) or \
+                self.carried_tokens.get(arr) or self.parallel_stores.get(id(call)) or self._store_before_release(call):
+            raise self.refuse(call, "store-order", f"ct.store with an order into {arr}, which the kernel also "
+                                                   "accesses otherwise (stored more than once, loaded, or in a loop): "
+                                                   "the order of its accesses through that view is not carried yet")
+        latency, tma = hints
+        return (f"unsafe {{ store_view_tko_permuted(&mut {tiles}, {code}, [{', '.join(idx)}], ordering::Weak, "
+                f"scope::TileBlock, {latency}, {tma}) }};")
 
     def _keep_release_token(self, call: ast.Call, arr: str, tiles: str, indent: str) -> None:
         if self._store_before_release(call):
@@ -2804,24 +2890,24 @@ class Emitter:
         self.body.append(f"{indent}// SAFETY: {arr} is stored at index ({self.text(index)}) "
                          f"{'and read by the kernel ' if inplace else ''}as in the source, whose launch contract "
                          "says which blocks write which tiles.")
-        view = f"{arr}.partition_full_mut(shape![{dims}])"
+        view = self.store_view(arr, dims)
         carried = self.carried_tokens.get(arr)
         before = self.parallel_stores.get(id(call))
         tokens = self.inplace_tokens.get(arr)
         if tokens:   # after every access since the last store (a parallel store: since its loop began)
-            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, " \
-                f"{before or (self.ordered_input(arr, True) if self.acq_mode else tokens[0])})"
+            view = self.store_view(arr, dims, before or (self.ordered_input(arr, True) if self.acq_mode else
+                                                         tokens[0]))
         elif before:   # a parallel store (see carry_scatter_tokens): from the token before its loop
-            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {before})"
+            view = self.store_view(arr, dims, before)
         elif carried:   # inside a loop: the view starts from the carried token (the previous iteration's store)
-            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {carried})"
+            view = self.store_view(arr, dims, carried)
         elif out.token and not indent:   # a later store of the array: its view starts from the previous store's
             # token, the order cuTile Python gives them
-            view = f"make_partition_view_mut({self.tensor_arg(arr)}, shape![{dims}], padding::None, {out.token})"
+            view = self.store_view(arr, dims, out.token)
         tiles = self.fresh(f"{arr}_tiles")
-        self.body.append(f"{indent}let mut {tiles}: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
+        self.body.append(f"{indent}let mut {tiles}: {self.store_view_type()}<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {view} }};")
-        self.body.append(indent + _store_unchecked(tiles, code, idx, hints))
+        self.body.append(indent + self.store_through(call, arr, tiles, code, idx, hints))
         self._keep_release_token(call, arr, tiles, indent)
         if tokens:   # the store's token is the last op and the last store
             store_token = f"get_partition_token_mut(&{tiles})"
@@ -7225,7 +7311,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         specs = {(rust if k == name else k): v for k, v in specs.items()}
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
-                   em.declared_ops)
+                   em.declared_ops, em.compile_options)
 
 
 def _resolve_owned_stores(em: Emitter) -> None:
