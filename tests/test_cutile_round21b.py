@@ -83,3 +83,34 @@ def test_a_factory_closing_over_an_operator_function_is_recorded_by_its_qualifie
         assert cells["fn"] is getattr(operator, op) and cells["block"] == 64
     from tileport.frontends.cutile_py.loader import _closure_value
     assert "unknown" in _closure_value(lambda v: v, mod.make, mod, 0)
+
+
+def test_a_kernel_returning_from_inside_a_for_loop_carries_a_flag(tmp_path):
+    """`for j in range(nb): .. if ct.max(t) > thr: ct.store(out, ..); return` then a store after the loop (round
+    21b's `first_over_return`), and the same from a loop nested in another (`ret_nested`): refused ("`return`
+    inside a loop"). cuTile Python's for_loop_return carries a bool through the loop, each `return` a `break`
+    handing on True, and `if flag: return` after the loop; the kernel is rewritten to that Python (rewrite
+    kernel-loop-return), inner loops first, and the early return folds the rest into the `else` arm."""
+    from kernel_text import resolved
+
+    text, _ = resolved(tmp_path, """
+import cuda.tile as ct
+
+
+@ct.kernel
+def k(x, out, nb: int, thr: float, B: ct.Constant[int]):
+    r = ct.bid(0)
+    for rr in range(2):
+        for j in range(nb):
+            t = ct.load(x, (r, j), (1, B))
+            if ct.max(t) > thr:
+                ct.store(out, (r,), ct.full((1,), j, dtype=ct.int32))
+                return
+    ct.store(out, (r,), ct.full((1,), -1, dtype=ct.int32))
+""")
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines.count("k_returned = False") == 1 and lines.count("k_returned_1 = False") == 1, text
+    assert "k_returned = True" in lines and "k_returned_1 = True" in lines and lines.count("break") == 2, text
+    assert "if k_returned_1:" in lines and "if k_returned:" in lines and "return" not in lines, text
+    # the store after the loop sits in the `else` arm of the outer flag's `if`
+    assert text.index("if k_returned:") < text.index("ct.full((1,), -1"), text

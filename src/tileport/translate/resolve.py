@@ -271,6 +271,11 @@ REWRITES: tuple[Rewrite, ...] = (
             "iteration skipped by `if done: continue` at its top, and `if returned: return value` after the loop: "
             "the `for` cuTile Python compiles the early return to (its one-trip `loop` choosing the value is irdiff's "
             "single-trip-loop-if); the names sort in cuTile Python's order of the carried values"),
+    Rewrite("kernel-loop-return", "a kernel's bare `return` inside a `for` loop (`for j in range(nb): if "
+            "ct.max(t) > thr: ct.store(out, ..); return`, code after the loop), also from a loop nested in it",
+            "cuTile Python's for_loop_return: one more carried bool, False on entry, each `return` a `break` handing "
+            "on True, `if flag: return` after the loop (then folded with what follows it, as row early-return "
+            "does); inner loops first. A top-level `while` and a ct.static_iter loop are left as written"),
     Rewrite("function-factory", "a helper that defines a function over its parameters and returns it (`def "
             "make_poly(a, b, c): def poly(x): return (a * x + b) * x + c; return poly`), its result bound once in "
             "the kernel or a helper (`p = make_poly(1.0, 0.5, 0.25)`) and only called (`p(t)`)", "the arguments "
@@ -1747,6 +1752,7 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
         _split_result_names(f, helpers)
     for h in helpers.values():
         _loop_returns(h.fn)
+    _kernel_loop_returns(fn)
     for f in [fn, *(h.fn for h in helpers.values())]:
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
     for f in [fn, *(h.fn for h in helpers.values())]:
@@ -2262,6 +2268,75 @@ def _loop_returns(fn: ast.FunctionDef) -> None:
     fn.body = [*fn.body[:i], at(loop, f"{returned} = False"), at(loop, f"{result} = {start!r}"),
                at(loop, f"{done} = False"), loop, after, *fn.body[i + 1:]]
     ast.fix_missing_locations(fn)
+
+
+def _kernel_loop_returns(fn: ast.FunctionDef) -> None:
+    """A kernel's bare `return` inside a `for` loop (`for j in range(n): .. if c: ct.store(..); return`, then
+    more after the loop): cuTile Python's for_loop_return pass gives the loop one more carried bool, False on
+    entry, turns the `return` into a `break` handing on True (other `break`s / `continue`s hand on the flag as it
+    is) and follows the loop by `if flag: return`. Written here as that Python (rewrite kernel-loop-return): a
+    flag set False before the loop, `flag = True; break` for each `return`, `if flag: return` after it, which
+    _single_return then folds with the statements after it. Loops nested in such a `for` (a `for` or a `while`)
+    are rewritten first, as the pass lowers inner loops first, so their `if flag: return` is a return of the outer
+    loop; a top-level `while` (the pass leaves it) and a `ct.static_iter` loop (unrolled, no loop) are left."""
+    taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)} | \
+        {a.arg for a in walk_nodes(fn) if isinstance(a, ast.arg)}
+
+    def bare(st: ast.stmt) -> bool:
+        return isinstance(st, ast.Return) and (st.value is None or
+                                               isinstance(st.value, ast.Constant) and st.value.value is None)
+
+    def static_loop(st: ast.stmt) -> bool:
+        return isinstance(st, ast.For) and isinstance(st.iter, ast.Call) and \
+            isinstance(st.iter.func, (ast.Attribute, ast.Name)) and \
+            (st.iter.func.attr if isinstance(st.iter.func, ast.Attribute) else st.iter.func.id) == "static_iter"
+
+    def returns(stmts: list[ast.stmt]) -> bool:
+        return any(isinstance(n, ast.Return) for b in stmts for n in walk_nodes(b))
+
+    def at(node: ast.AST, text: str) -> ast.stmt:
+        st = ast.parse(text).body[0]
+        for n in walk_nodes(st):
+            ast.copy_location(n, node)
+        return _mark(st)
+
+    def lower(st: ast.stmt) -> list[ast.stmt]:
+        """A loop with a bare `return` in its body: [flag = False, the loop, if flag: return]."""
+        st.body = walk(st.body, True)
+        flag = fresh_name(f"{fn.name.strip('_') or 'kernel'}_returned", taken, "_k")
+
+        def replace(stmts: list[ast.stmt]) -> list[ast.stmt]:
+            out: list[ast.stmt] = []
+            for b in stmts:
+                if bare(b):
+                    out += [at(b, f"{flag} = True"), at(b, "break")]
+                elif isinstance(b, ast.If):
+                    b.body, b.orelse = replace(b.body), replace(b.orelse)
+                    out.append(b)
+                else:
+                    out.append(b)
+            return out
+        st.body = replace(st.body)
+        return [at(st, f"{flag} = False"), st, at(st, f"if {flag}:\n    return")]
+
+    def walk(stmts: list[ast.stmt], in_for: bool) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for st in stmts:
+            loop = isinstance(st, (ast.For, ast.While)) and not static_loop(st) and not st.orelse
+            if loop and (isinstance(st, ast.For) or in_for) and returns(st.body) and \
+                    all(bare(n) for b in st.body for n in walk_nodes(b) if isinstance(n, ast.Return)):
+                out += lower(st)
+                continue
+            if isinstance(st, ast.If):
+                st.body, st.orelse = walk(st.body, in_for), walk(st.orelse, in_for)
+            elif isinstance(st, (ast.For, ast.While)) and not static_loop(st):
+                st.body = walk(st.body, in_for or isinstance(st, ast.For))
+            out.append(st)
+        return out
+
+    if returns([st for st in fn.body if isinstance(st, (ast.For, ast.While, ast.If))]):
+        fn.body = walk(fn.body, False)
+        ast.fix_missing_locations(fn)
 
 
 def _single_return(stmts: list[ast.stmt], result: str | None) -> list[ast.stmt]:
