@@ -918,6 +918,12 @@ def test_early_return_else():
     assert not v(tokened, port)["equivalent"]
     assert not v(tokened, prog(*STORE, ONES, cond, "if %c {", "  " + store("%one", "%arg2"), "} else {",
                                "  " + store("%one", "%arg2"), "}"))["equivalent"]
+    # `if %c { return }` just before the final return (cuTile Python's `if flag: return` after a loop a kernel
+    # returned from inside, nothing after it; round 21b's ret_nested) does nothing: dropped, the port has no `if`
+    tail = prog(*STORE, ONES, store("%one", "%arg2"), cond, "if %c {", "  return", "} else {", "}")
+    out = v(tail, prog(*STORE, ONES, store("%one", "%arg2")))
+    assert out["equivalent"] and fired(out, "early-return-else") == 1, out
+    assert not v(tail, prog(*STORE, ONES, store("%one", "%arg3")))["equivalent"]
 
 
 def test_inbounds_hint():

@@ -689,7 +689,9 @@ def _early_return_to_else(canon: Canon) -> bool:
             canon.forward[result] = value
         op.template, op.results, op.result_names = "if $0", [], []
         op.regions = [Region(op.regions[0].ops[:-1]), Region(rest[:-1])]
-        canon.entry.body.ops = ops[:k + 1] + rest[-1:]
+        # (both arms empty — `if %c { return }` just before the final return, cuTile Python's `if flag: return`
+        # after a loop that returned from inside, nothing after it — the `if` does nothing: dropped)
+        canon.entry.body.ops = ops[:k + (1 if any(r.ops for r in op.regions) else 0)] + rest[-1:]
         canon.fired["early-return-else"] += 1
         return True
     return False

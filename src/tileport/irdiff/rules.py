@@ -210,7 +210,8 @@ RULES: tuple[Rule, ...] = (
     Rule("early-return-else", "rewrite",
          "in the entry's own region, `if %c { A; return } else { }` followed by ops R up to the entry's final "
          "`return` is `if %c { A } else { R }`; an `if` yielding results (`%t = if %c -> (token) { A; return } "
-         "else { yield %x }`, the token of a store in A) gives R the else arm's values (%t is %x)",
+         "else { yield %x }`, the token of a store in A) gives R the else arm's values (%t is %x); with A and R "
+         "both empty the `if` is dropped",
          "when c holds both run A and end the kernel without running R (so %t is never read); when it does not both run R and end: the same paths "
          "(cuTile Python returns from inside the `if` for `if pid >= n: return`; cutile 0.3.1 compiles `return` "
          "only at the end of a body, so the port puts the rest of the kernel in the `else` arm)",
