@@ -210,6 +210,9 @@ CASES = {
                      "y_slice = y.slice(0, 0, TILE)\nx_slice = x.slice(axis=0, start=0, stop=TILE)\nct.store(y_slice, "
                      "index=(0,), tile=ct.load(x_slice,", ".slice(0, 0, TILE), index"),
     "loop-return": ("u = first_at(TILE, 6)", "u = first_at(TILE, 6)", None),
+    "kernel-loop-return": ("for i in range(4):\n    t = ct.load(x, index=(i,), shape=(TILE,))\n    if ct.max(t) > 0.0:\n"
+                           "        return\n    ct.store(y, index=(i,), tile=t)",
+                           "k_returned = True\n        break", "    return"),
     "function-factory": ("f = make_affine(2.0)\nu = f(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))",
                          "f__a = 2.0\nf__b = 0.5\nu = f(ct.load(", "make_affine("),
 }

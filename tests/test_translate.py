@@ -794,7 +794,8 @@ def test_early_return_on_a_runtime_value_puts_the_rest_in_the_else_arm(tmp_path)
      """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
     body = "\n".join(e.body)
     assert "if get_tile_block_id().0 >= n {\n} else {" in body and "y.store(" in body, body
-    with pytest.raises(Unsupported) as exc:   # inside a loop: refused (cutile has no `return` there)
+    with pytest.raises(Unsupported) as exc:   # inside a loop: a flag and a `break` (rewrite kernel-loop-return),
+        # here on the loop index, which cuTile Python's loop_split makes the loop's bound: refused as that `break`
         emit_resolved(tmp_path, """
          @ct.kernel
          def k(x, y, n: int, B: ct.Constant[int]):
