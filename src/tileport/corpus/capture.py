@@ -143,10 +143,12 @@ class Session:
         self.current_file: _FileResult | None = None
         self.autotune = AutotuneLog(current_test=lambda: self.current)
         self.real_launch: Callable[..., Any] | None = None   # set by _patched_launch for a live capture
+        self.emu: Any = None   # the emulation (cudaemu.Emulation) while the host code runs under it
 
     # the ct.launch stand-in ------------------------------------------------
     def launch(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **kw: Any) -> None:
         rec = self._recorder_cls()
+        self.kernel_args(tuple(kernel_args))
         try:
             rec.record(grid, kernel, tuple(kernel_args))   # raises where ct.launch would (LaunchRejected)
         finally:
@@ -161,6 +163,12 @@ class Session:
                 self.collect(alt, f"the launch after a search, were {cfg} its winner")
         if self.real_launch is not None:   # a live capture: the launch runs as it would have
             self.real_launch(stream, grid, kernel, kernel_args, **kw)
+
+    def kernel_args(self, values: Any) -> None:
+        """A launch (cuTile or Triton) was given ``values``: the emulation notes what the kernel may write, to tell of
+        the host code's reads of it (not run here)."""
+        if self.emu is not None and hasattr(self.emu, "kernel_args"):
+            self.emu.kernel_args(values)
 
     def record_config(self, kernel: Any, grid: Any, kernel_args: tuple, config: str) -> None:
         """A launch a live autotuner's search makes at one of its configs (``autotune.recorded_searches``): recorded,
@@ -317,7 +325,7 @@ def _classify(msg: str) -> str:
 
     m = _short(msg)
     if any(w in msg for w in ("DID NOT MATCH", "Mismatched elements", "not close", "allclose: False",
-                              "Output mismatch")):
+                              "Output mismatch")) or re.search(r"^assert .* == .* ± ", m):   # (pytest.approx)
         return "numeric check failed (expected: the kernel was recorded, not run)"
     m = re.sub(r"0x[0-9a-f]+", "0x..", m)
     m = re.sub(r"\btensor\(.*", "tensor(...)", m)
@@ -367,7 +375,8 @@ def _patched_launch(session: Session):
     saved = {n: getattr(ct, n) for n in ("launch", "launch_extended") if hasattr(ct, n)}
     if session.opts.live:
         session.real_launch = saved["launch"]
-    undo_triton = install_triton(session._recorder_cls(), after=session.collect, live=session.opts.live)
+    undo_triton = install_triton(session._recorder_cls(), after=session.collect, live=session.opts.live,
+                                 given=session.kernel_args)
     try:
         for n in saved:
             setattr(ct, n, session.launch)
@@ -500,6 +509,7 @@ def run(opts: Options) -> dict:
     t0 = time.monotonic()
     with _isolated_imports(root, opts.paths), _host(opts, session) as (emu, bench_raised, assumed, also), \
             _patched_launch(session):
+        session.emu = emu
         for line in assumed + also:
             say(f"assumption: {line}")
         if opts.only_backend:
@@ -519,6 +529,10 @@ def run(opts: Options) -> dict:
     notes += [f"{op}: answered 'close' {n} time(s)" for op, n in sorted(emu.answered.items())]
     notes += [f"{point} raised {n} time(s)" for point, n in sorted(bench_raised.items())]
     index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0, assumed)
+    reads = getattr(emu, "output_reads", {})
+    if reads:   # (written after: _write's index is the file's, this key added to both)
+        index["kernel_output_reads"] = [{"read": k, "count": c} for k, c in sorted(reads.items())]
+        (opts.out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
     return index
 
 
@@ -854,4 +868,12 @@ def summary_lines(index: dict) -> list[str]:
         lines.append(f"launch refused by the launch itself, raised in the host code ({e['count']}x): {e['error']}")
     for a in index["refused_allocations"]:
         lines.append(f"allocation refused: {a}")
+    reads = index.get("kernel_output_reads", [])
+    if reads:
+        lines.append(f"host code read values of tensors kernels were given ({len(reads)} place(s)): no kernel ran "
+                     "here, so these are not the GPU's values, and launches they size or decide (counts, grids, "
+                     "branches) may differ from a run on the GPU:")
+        lines += [f"  {r['read']} ({r['count']}x)" for r in reads[:10]]
+        if len(reads) > 10:
+            lines.append(f"  ... {len(reads) - 10} more in index.json (kernel_output_reads)")
     return lines

@@ -30,6 +30,17 @@
   kernels did not run, so their outputs cannot match; on the target GPU these tests pass, and answering so keeps a
   test on the path it takes there, on to its later launches (a backward pass after a forward check).
 
+* beside ``torch.cuda`` (``_torch_patches``): ``torch.compile`` returns its function or module as is (it runs
+  eagerly: dynamo and inductor ask the driver; compiled code launches the kernels its eager form launches); a custom
+  op's kernel registered for CUDA (``custom_op(.., device_types="cuda")``, ``Library.impl(.., "CUDA")``) serves the
+  CPU tensors too, over the op's own CPU kernel; ``torch.load`` maps CUDA storage (``map_location="cuda"``, tensors
+  saved on a GPU) to the CPU; autocast on ``"cuda"`` is the CPU's autocast (so a region's dtypes reach the kernels'
+  arguments as on the GPU); ``Tensor.record_stream`` of an emulated stream does nothing; ``pin_memory()`` tensors
+  answer ``is_pinned()``;
+* the tensors a launch is given (``kernel_args``), and tensors computed from them, are what the kernels (not run)
+  would write: the host code's reads of their values (``.item()``, ``.tolist()``, ``int(t)``, a truth test) are
+  counted by file:line in ``output_reads`` — launches sized or decided by them may differ from the GPU's.
+
 Everything is restored on exit. ``Emulation.notes`` lists what was answered, for the caller to print.
 """
 from __future__ import annotations
@@ -275,6 +286,51 @@ class Emulation:
     #: tileport itself): a project with its virtualenv inside it, or a capture run from a folder above one
     host_excludes: tuple[str, ...] = field(default_factory=lambda: installed_code_roots())
     _seen: set[str] = field(default_factory=set)
+    #: tensors made pinned (`pin_memory()`, `pin_memory=True`) by id, held weakly: `is_pinned()` answers for them
+    pinned: Any = field(default_factory=lambda: __import__("weakref").WeakValueDictionary())
+    #: storages a kernel launch was given (by data pointer, a tensor of it held weakly) and tensors computed from
+    #: them: what the kernels (not run) would have written
+    kernel_storages: Any = field(default_factory=lambda: __import__("weakref").WeakValueDictionary())
+    #: the host code's reads of such values (`.item()`, `.tolist()`, `int(t)`, `if t:`): "FILE:LINE: how" → count
+    output_reads: dict[str, int] = field(default_factory=dict)
+
+    def kernel_args(self, values: Any) -> None:
+        """A launch was given ``values`` (its arguments): their tensors' storages hold what the kernel writes."""
+        for t in _tensors(list(values)):
+            self._taint(t)
+
+    def _taint(self, t: Any) -> None:
+        try:
+            ptr = t.untyped_storage().data_ptr()
+        except Exception:  # noqa: BLE001 — a tensor without storage (meta, a subclass)
+            return
+        if ptr:
+            self.kernel_storages[ptr] = t
+
+    def _tainted(self, t: Any) -> bool:
+        try:
+            ptr = t.untyped_storage().data_ptr()
+        except Exception:  # noqa: BLE001
+            return False
+        held = self.kernel_storages.get(ptr) if ptr else None
+        return held is not None and held.untyped_storage().data_ptr() == ptr
+
+    def read_back(self, how: str) -> None:
+        """The host code read a kernel's output (``how``): noted with the host code's line."""
+        where = self.host_line()
+        key = f"{where}: {how} of a tensor a kernel launch was given"
+        self.output_reads[key] = self.output_reads.get(key, 0) + 1
+
+    def host_line(self) -> str:
+        """FILE:LINE of the innermost host-code frame calling in (relative to its host root), or '?'."""
+        f = sys._getframe(1)
+        while f is not None:
+            fn = f.f_code.co_filename
+            if fn.startswith(self.host_roots) and not fn.startswith(self.host_excludes):
+                root = max((r for r in self.host_roots if fn.startswith(r)), key=len)
+                return f"{fn[len(root):]}:{f.f_lineno}"
+            f = f.f_back
+        return "?"
 
     def note(self, msg: str) -> None:
         if msg not in self._seen:
@@ -364,6 +420,11 @@ def _mode_class(emu: Emulation) -> type:
     to_fns = {torch.Tensor.to}
     cuda_fns = {torch.Tensor.cuda}
     pin_fns = {torch.Tensor.pin_memory}
+    pinned_fns = {torch.Tensor.is_pinned}
+    #: reads of a tensor's values into Python (what host code sizes or decides the next launch by)
+    read_fns = {torch.Tensor.item: ".item()", torch.Tensor.tolist: ".tolist()", torch.Tensor.numpy: ".numpy()",
+                torch.Tensor.__bool__: "a truth test", torch.Tensor.__int__: "int()", torch.Tensor.__float__: "float()",
+                torch.Tensor.__index__: "an index"}
     cuda0 = torch.device("cuda", 0)
 
     class CudaOnCpu(TorchFunctionMode):
@@ -385,9 +446,16 @@ def _mode_class(emu: Emulation) -> type:
                 emu.note("Tensor.cuda() keeps the tensor on the CPU")
                 kw = {k: v for k, v in kwargs.items() if k in ("non_blocking", "memory_format")}
                 return torch.Tensor.to(args[0], "cpu", **kw)
-            if func in pin_fns:
+            if func in pin_fns:   # pinned host memory needs the driver: the tensor itself, answering is_pinned()
+                emu.pinned[id(args[0])] = args[0]
                 return args[0]
-            if kwargs.get("pin_memory"):
+            if func in pinned_fns:
+                return emu.pinned.get(id(args[0])) is args[0]
+            reads = bool(emu.kernel_storages) and func in read_fns
+            if reads and args and isinstance(args[0], torch.Tensor) and emu._tainted(args[0]) and emu.from_host():
+                emu.read_back(read_fns[func])
+            pin = bool(kwargs.get("pin_memory"))
+            if pin:
                 kwargs["pin_memory"] = False
             dev = kwargs.get("device")
             if dev is not None and _is_cuda_device(dev):
@@ -411,6 +479,11 @@ def _mode_class(emu: Emulation) -> type:
                 if skipped is not None:
                     return skipped
             result = func(*args, **kwargs)
+            if pin and isinstance(result, torch.Tensor):
+                emu.pinned[id(result)] = result
+            if emu.kernel_storages and not reads and isinstance(result, torch.Tensor) and \
+                    any(emu._tainted(t) for t in _tensors(list(args)) + _tensors(list(kwargs.values()))):
+                emu._taint(result)   # computed from a kernel's output (counts.sum(), idx.cpu(), x[mask])
             if emu.max_rss_bytes > 0 and isinstance(result, torch.Tensor) and \
                     result.numel() * result.element_size() >= LARGE_RESULT_BYTES:
                 self._check_resident(name, 0, "after", result, 3)
@@ -660,6 +733,124 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
     }
 
 
+def _as_cpu(device: Any) -> Any:
+    """A device argument naming CUDA ("cuda", "cuda:0", torch.device("cuda", 0)) as the CPU; anything else as is."""
+    return "cpu" if _is_cuda_device(device) else device
+
+
+def _autocast_device(device_type: Any) -> Any:
+    """Autocast's device type while emulating: "cuda" is the CPU's autocast (the tensors are on the CPU), so that
+    `torch.autocast("cuda", dtype=torch.bfloat16)` gives the kernels the dtypes it gives them on the GPU."""
+    return "cpu" if device_type == "cuda" else device_type
+
+
+def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
+    """(owner, attribute, stand-in) of what beside ``torch.cuda`` answers CUDA while emulating (module docstring):
+    ``torch.compile`` runs eagerly, custom ops' CUDA kernels serve the CPU tensors, ``torch.load`` maps CUDA storage
+    to the CPU, CUDA autocast is the CPU's."""
+    import functools
+    import warnings
+
+    import torch
+    import torch.amp.autocast_mode as am
+    import torch.serialization
+
+    out: list[tuple[Any, str, Any]] = []
+
+    # torch.compile: inductor / dynamo ask the CUDA driver ("CUDA driver version is insufficient"). On the GPU the
+    # compiled function makes the launches its eager form makes (a ct.launch breaks the graph and runs as is; a
+    # triton_op's kernel is launched by the compiled graph with the same arguments), so it runs eagerly
+    def compile(model: Any = None, **kw: Any) -> Any:   # noqa: A001 — torch.compile's name
+        if model is None:
+            return lambda m: compile(m, **kw)
+        emu.note("torch.compile: the function or module runs eagerly (dynamo and inductor need the CUDA driver; the "
+                 "compiled code launches the kernels its eager form launches)")
+        return model
+
+    out.append((torch, "compile", compile))
+
+    # Tensor.record_stream(s): torch's argument parser refuses an emulated stream ("unknown parameter type") before
+    # any function mode sees the call; there is no caching allocator to tell of the stream's use
+    def record_stream(self: Any, stream: Any) -> None:
+        return None
+
+    out.append((torch.Tensor, "record_stream", record_stream))
+
+    # custom ops registered for CUDA (`custom_op(.., device_types="cuda")`, `register_kernel("cuda")`,
+    # `Library.impl(.., "CUDA")`) serve the emulated tensors, which are on the CPU: the CUDA kernel is registered
+    # for the CPU too, over a CPU kernel of the same op (on the GPU the CUDA one is what runs)
+    lib_impl = torch.library.Library.impl
+    served: set[str] = set()
+
+    def impl(self: Any, op_name: Any, fn: Any, dispatch_key: str = "", *, with_keyset: bool = False,
+             allow_override: bool = False) -> Any:
+        key = dispatch_key or self.dispatch_key
+        cpu_key = {"CUDA": "CPU", "AutogradCUDA": "AutogradCPU", "SparseCUDA": "SparseCPU"}.get(key)
+        op = op_name if isinstance(op_name, str) else getattr(getattr(op_name, "_schema", None), "name", "?")
+        name = f"{self.ns}/{op.split('::')[-1]}"
+        if cpu_key is not None:
+            lib_impl(self, op_name, fn, key, with_keyset=with_keyset, allow_override=allow_override)
+            served.add(f"{name}/{cpu_key}")
+            emu.note("custom ops: a kernel registered for CUDA serves the tensors on the CPU")
+            with warnings.catch_warnings():   # ("Overriding a previously registered kernel": the host's CPU one)
+                warnings.simplefilter("ignore")
+                return lib_impl(self, op_name, fn, cpu_key, with_keyset=with_keyset, allow_override=True)
+        if f"{name}/{key}" in served:   # the host's CPU kernel of an op whose CUDA kernel serves the CPU already
+            return None
+        return lib_impl(self, op_name, fn, dispatch_key, with_keyset=with_keyset, allow_override=allow_override)
+
+    functools.update_wrapper(impl, lib_impl)
+    out.append((torch.library.Library, "impl", impl))
+
+    # torch.load of CUDA tensors (saved on a GPU, or map_location="cuda"): to the CPU, where the emulated tensors are
+    load = torch.load
+
+    def to_cpu_location(map_location: Any) -> Any:
+        if map_location is None:
+            return "cpu"   # (storage saved on cuda:N would be restored there)
+        if isinstance(map_location, dict):
+            return {k: _as_cpu(v) for k, v in map_location.items()}
+        if callable(map_location):
+            return map_location
+        return _as_cpu(map_location)
+
+    def torch_load(f: Any, map_location: Any = None, *a: Any, **kw: Any) -> Any:
+        return load(f, to_cpu_location(map_location), *a, **kw)
+
+    functools.update_wrapper(torch_load, load)
+    out += [(torch, "load", torch_load), (torch.serialization, "load", torch_load)]
+
+    # autocast on "cuda" is the CPU's: its dtype (float16 by default, as CUDA's) reaches the kernels' arguments
+    ac_init = am.autocast.__init__
+
+    def autocast_init(self: Any, device_type: str, dtype: Any = None, enabled: bool = True,
+                      cache_enabled: Any = None) -> None:
+        if device_type == "cuda" and dtype is None:
+            dtype = torch.float16
+        ac_init(self, _autocast_device(device_type), dtype, enabled, cache_enabled)
+
+    functools.update_wrapper(autocast_init, ac_init)
+    out.append((am.autocast, "__init__", autocast_init))
+    is_enabled, get_dtype = torch.is_autocast_enabled, torch.get_autocast_dtype
+
+    def is_autocast_enabled(device_type: str = "cuda") -> bool:
+        return is_enabled(_autocast_device(device_type))
+
+    def get_autocast_dtype(device_type: str) -> Any:
+        return get_dtype(_autocast_device(device_type))
+
+    out += [(torch, "is_autocast_enabled", is_autocast_enabled), (torch, "get_autocast_dtype", get_autocast_dtype),
+            (torch, "get_autocast_gpu_dtype", lambda: get_dtype("cpu"))]
+    for name in ("custom_fwd", "custom_bwd"):
+        orig = getattr(torch.amp, name)
+
+        def amp_deco(fn: Any = None, *, device_type: str, _orig: Any = orig, **kw: Any) -> Any:
+            return _orig(fn, device_type=_autocast_device(device_type), **kw)
+
+        out += [(torch.amp, name, amp_deco), (am, name, amp_deco)]
+    return out
+
+
 @contextlib.contextmanager
 def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * GiB,
             max_macs: float = 2e9, compare_pass: bool = True, max_rss_bytes: int | None = None) -> Iterator[Emulation]:
@@ -679,6 +870,9 @@ def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * Gi
     for name, value in patches.items():
         saved[name] = getattr(torch.cuda, name, missing)
         setattr(torch.cuda, name, value)
+    others = [(owner, name, owner.__dict__.get(name, missing), value) for owner, name, value in _torch_patches(emu)]
+    for owner, name, _old, value in others:
+        setattr(owner, name, value)
     saved_generator = torch.Generator
     torch.Generator = _generator_class()
     mode_class = _mode_class(emu)
@@ -699,6 +893,11 @@ def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * Gi
     finally:
         threading.Thread._bootstrap_inner = saved_bootstrap   # type: ignore[attr-defined]
         torch.Generator = saved_generator
+        for owner, name, old, _value in reversed(others):
+            if old is missing:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, old)
         for name, value in saved.items():
             if value is missing:
                 delattr(torch.cuda, name)

@@ -1,0 +1,199 @@
+"""Host code, round 21 (build/host21h): `tileport corpus capture` of host code in the styles real projects use —
+custom ops registered for CUDA, torch.compile, torch.load to cuda, CUDA autocast, record_stream / pinned memory,
+host code reading a kernel's output back. Each case broke a capture (an error in the host code, a launch lost, a
+launch at other dtypes than the GPU's) or lost a launch silently before."""
+from __future__ import annotations
+
+import runpy
+import textwrap
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not "
+                                              "installed here (pip install torch to run these tests)")
+
+from tileport.corpus.capture import Options, _classify, run, summary_lines  # noqa: E402
+from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
+
+
+def _host(tmp_path: Path, text: str) -> Path:
+    host = tmp_path / "host"
+    host.mkdir(exist_ok=True)
+    f = host / "prog.py"
+    f.write_text(textwrap.dedent(text))
+    return f
+
+
+def test_custom_ops_registered_for_cuda_serve_the_emulated_tensors(tmp_path: Path):
+    """`custom_op(.., device_types="cuda")` and `Library.impl(.., "CUDA")`: the emulated tensors are on the CPU, so
+    the op had no kernel for them ("Could not run 'ns::op' with arguments from the 'CPU' backend") and the launch
+    inside it was lost; the CUDA kernel serves them now, also over a CPU kernel of the same op registered before or
+    after it (on the GPU the CUDA one runs)."""
+    f = _host(tmp_path, '''\
+        import torch
+
+        calls = []
+
+        @torch.library.custom_op("r21cap::twice", mutates_args=(), device_types="cuda")
+        def twice(x: torch.Tensor) -> torch.Tensor:
+            calls.append("cuda")
+            return x * 2
+
+        @twice.register_fake
+        def _(x):
+            return torch.empty_like(x)
+
+        lib = torch.library.Library("r21cap", "FRAGMENT")
+        lib.define("thrice(Tensor x) -> Tensor")
+        lib.impl("thrice", lambda x: calls.append("cpu") or x * 0, "CPU")      # a reference kernel first
+        lib.impl("thrice", lambda x: calls.append("cuda3") or x * 3, "CUDA")
+        lib.define("half(Tensor x) -> Tensor")
+        lib.impl("half", lambda x: calls.append("cuda-h") or x / 2, "CUDA")
+        lib.impl("half", lambda x: calls.append("cpu-h") or x * 0, "CPU")    # ... or after
+
+        x = torch.ones(4, device="cuda")
+        a = torch.ops.r21cap.twice(x)
+        b = torch.ops.r21cap.thrice(x)
+        c = torch.ops.r21cap.half(x)
+        torch.library.opcheck(torch.ops.r21cap.twice.default, (x,), test_utils=("test_schema", "test_faketensor"))
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f))
+    assert ns["calls"][:3] == ["cuda", "cuda3", "cuda-h"]
+    assert ns["a"].tolist() == [2.0] * 4 and ns["b"].tolist() == [3.0] * 4 and ns["c"].tolist() == [0.5] * 4
+    assert torch.library.Library.impl.__name__ == "impl" and "lib_impl" not in repr(torch.library.Library.impl)
+
+
+def test_torch_compile_runs_eagerly_under_the_emulation(tmp_path: Path):
+    """torch.compile (a function, a module, the decorator with options) asked the CUDA driver in dynamo ("CUDA
+    driver version is insufficient") and the test stopped before its launches; it runs eagerly now, noted."""
+    f = _host(tmp_path, '''\
+        import torch
+
+        @torch.compile(dynamic=True, mode="reduce-overhead")
+        def f(x):
+            return x + 1
+
+        g = torch.compile(lambda x: x * 2, fullgraph=True)
+        m = torch.compile(torch.nn.Linear(4, 4).cuda())
+        x = torch.ones(3, 4, device="cuda")
+        out = (f(x), g(x), m(x).shape)
+    ''')
+    compile_before = torch.compile
+    with emulate(TARGETS["h200"], [str(f.parent)]) as emu:
+        ns = runpy.run_path(str(f))
+    assert torch.compile is compile_before
+    assert ns["out"][0].tolist() == [[2.0] * 4] * 3 and ns["out"][2] == (3, 4)
+    assert any(n.startswith("torch.compile: the function or module runs eagerly") for n in emu.notes)
+
+
+def test_torch_load_to_cuda_autocast_record_stream_and_pinned_memory(tmp_path: Path):
+    """torch.load(map_location="cuda"), and of tensors saved on the GPU, raised a CUDA error; a CUDA autocast region
+    left the CPU tensors at float32 (a kernel launched there was captured at other dtypes than the GPU's);
+    Tensor.record_stream(an emulated stream) raised "unknown parameter type"; pin_memory() was not is_pinned()."""
+    f = _host(tmp_path, f'''\
+        import torch
+
+        p = {str(tmp_path / "t.pt")!r}
+        torch.save(torch.randn(3, device="cuda"), p)
+        loaded = [torch.load(p, map_location=m) for m in ("cuda", torch.device("cuda", 0), None, {{"cuda:1": "cuda:0"}})]
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            h = torch.randn(4, 8, device="cuda") @ torch.randn(8, 2, device="cuda")
+            enabled = torch.is_autocast_enabled("cuda"), torch.get_autocast_dtype("cuda")
+        with torch.autocast(device_type="cuda"):
+            h16 = torch.randn(4, 8, device="cuda") @ torch.randn(8, 2, device="cuda")
+
+        class Cast(torch.autograd.Function):
+            @staticmethod
+            @torch.amp.custom_fwd(device_type="cuda", cast_inputs=torch.float32)
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            @torch.amp.custom_bwd(device_type="cuda")
+            def backward(ctx, g):
+                return g
+
+        with torch.autocast("cuda", dtype=torch.float16):
+            casted = Cast.apply(torch.ones(2, dtype=torch.float16, device="cuda"))
+        s = torch.cuda.Stream()
+        y = torch.ones(2, device="cuda")
+        y.record_stream(s)
+        pinned = torch.ones(2).pin_memory().is_pinned(), torch.empty(2, pin_memory=True).is_pinned(), \\
+            torch.ones(2).is_pinned()
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f))
+    assert all(t.shape == (3,) for t in ns["loaded"])
+    assert ns["h"].dtype == torch.bfloat16 and ns["enabled"] == (True, torch.bfloat16)
+    assert ns["h16"].dtype == torch.float16 and ns["casted"].dtype == torch.float32
+    assert ns["pinned"] == (True, True, False)
+    assert not torch.is_autocast_enabled("cuda")
+    with torch.autocast("cpu", dtype=torch.bfloat16):   # restored: the CPU's own autocast as before
+        assert torch.is_autocast_enabled("cpu")
+
+
+MOE = '''\
+import cuda.tile as ct
+import torch
+
+
+@ct.kernel
+def count_kernel(idx, counts, E: ct.Constant[int]):
+    ct.store(counts, (0,), ct.zeros((E,), dtype=counts.dtype))
+
+
+@ct.kernel
+def expert_kernel(x, out, D: ct.Constant[int]):
+    r = ct.bid(0)
+    ct.store(out, (r, 0), ct.load(x, (r, 0), (1, D)))
+
+
+def main():
+    idx = torch.zeros(16, dtype=torch.int32, device="cuda")
+    counts = torch.empty(4, dtype=torch.int32, device="cuda")
+    ct.launch(torch.cuda.current_stream(), (1,), count_kernel, (idx, counts, 4))
+    per_expert = counts.cpu().tolist()
+    total = int(counts.sum())
+    x = torch.randn(16, 32, device="cuda")
+    for c in per_expert:
+        if 0 < c <= 16:
+            ct.launch(torch.cuda.current_stream(), (c,), expert_kernel, (x, torch.empty_like(x), 32))
+    return total
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_host_code_reading_a_kernels_output_back_is_told_with_its_line(tmp_path: Path):
+    """Host code sizing its next launches by a kernel's output (MoE counts read back with .tolist() / int()): no
+    kernel runs under the capture, so what it reads is not the GPU's, and the launches it sizes were lost silently
+    ("not launched by any test"). Each such read (also of a tensor computed from the output) is listed with its
+    file:line in index.json and the summary."""
+    root = tmp_path / "moe"
+    root.mkdir()
+    (root / "run.py").write_text(MOE)
+    index = run(Options(root=root, tests=[], scripts=["run.py"], out=tmp_path / "out", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    reads = {r["read"]: r["count"] for r in index["kernel_output_reads"]}
+    assert reads == {"run.py:20: .tolist() of a tensor a kernel launch was given": 1,
+                     "run.py:21: int() of a tensor a kernel launch was given": 1}
+    text = "\n".join(summary_lines(index))
+    assert "host code read values of tensors kernels were given (2 place(s))" in text
+    assert "  run.py:20: .tolist() of a tensor a kernel launch was given (1x)" in text
+    # a read of a tensor no kernel was given is not one
+    root2 = tmp_path / "plain"
+    root2.mkdir()
+    (root2 / "run.py").write_text(MOE.replace("counts.cpu().tolist()", "torch.ones(4, dtype=torch.int32).tolist()")
+                                  .replace("int(counts.sum())", "int(torch.arange(3).sum())"))
+    index2 = run(Options(root=root2, tests=[], scripts=["run.py"], out=tmp_path / "out2", target=TARGETS["h200"],
+                         timeout_s=60, say=lambda s: None))
+    assert "kernel_output_reads" not in index2
+
+
+def test_a_pytest_approx_mismatch_counts_as_a_numeric_check():
+    assert _classify("assert 1.726e+28 == 3.5 ± 0.001").startswith("numeric check failed")
+    assert _classify("assert 3 == 4") == "assert 3 == 4"
