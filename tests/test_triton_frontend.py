@@ -509,15 +509,19 @@ def _lowered(tmp_path, body, helpers="", facts=FACTS):
     # a scalar denominator (`x / (1 - s)`, s a float argument): a tile of the quotient's shape
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, x / (1 - s))",
      "den1 = ct.full((B,), 1 - s, dtype=ct.float32)", " / "),
-    # tl.sqrt / tl.rsqrt: sqrt.approx.ftz / rsqrt.approx.ftz; tl.sqrt_rn, libdevice.sqrt and tl.math.div_rn: IEEE
+    # tl.sqrt / tl.rsqrt: sqrt.approx.ftz / rsqrt.approx.ftz; tl.sqrt_rn and tl.math.div_rn: IEEE; libdevice.sqrt is
+    # tl.sqrt's sqrt.approx.ftz.f32 (Triton 3.6 links libdevice with __CUDA_PREC_SQRT unset: its PTX, round 21)
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.sqrt(x) + tl.rsqrt(x))",
      "ct.sqrt(x, rounding_mode=ct.RoundingMode.APPROX, flush_to_zero=True) + ct.rsqrt(x, flush_to_zero=True)", None),
-    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.sqrt_rn(x) + libdevice.sqrt(x) + tl.math.div_rn(x, s))",
-     "(ct.sqrt(x) + ct.sqrt(x)) + (x / s)", "APPROX"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.sqrt_rn(x) + tl.math.div_rn(x, s))",
+     "ct.sqrt(x) + (x / s)", "APPROX"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.sqrt(x))",
+     "ct.sqrt(x, rounding_mode=ct.RoundingMode.APPROX, flush_to_zero=True)", None),
     # tl.exp2 / tl.math.exp2: ex2.approx.ftz.f32; tl.exp stays exp2 of x * log2(e) without ftz (ex2.approx.f32)
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.exp2(x) + tl.math.exp2(x) + tl.exp(x))",
      "(ct.exp2(x, flush_to_zero=True) + ct.exp2(x, flush_to_zero=True)) + ct.exp2(x * 1.4426950408889634)", None),
-    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.exp2(x))", "ct.exp2(x)", "flush_to_zero"),
+    # libdevice.exp2 too: `__nv_exp2f` is ex2.approx.ftz.f32 under Triton's __CUDA_FTZ (round 21)
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.exp2(x))", "ct.exp2(x, flush_to_zero=True)", None),
 ])
 def test_f32_division_and_roots_lower_as_triton_computes_them(tmp_path, body, expect, absent):
     """Triton 3.6 compiles an f32 `/` to div.full.f32, tl.sqrt / tl.rsqrt / tl.exp2 to their approx.ftz forms; the lowering

@@ -119,8 +119,11 @@ def test_round20_dot_of_f16_and_bf16_launches():
 
 def test_round20_libdevice_rounded_arithmetic(lowered):
     src = (lowered / "rounded_arith" / "lowered.py").read_text()
-    for form in ("ct.mul(x, y, rounding_mode=ct.RoundingMode.RZ)", "rounding_mode=ct.RoundingMode.RN)",
-                 "ct.sub(x, y, rounding_mode=ct.RoundingMode.RM)", "ct.truediv(x, y, rounding_mode=ct.RoundingMode.RP)"):
+    # (each flushing subnormals, as `__nv_fmul_rz` .. compile under Triton's __CUDA_FTZ: mul.rz.ftz.f32; round 21)
+    for form in ("ct.mul(x, y, rounding_mode=ct.RoundingMode.RZ, flush_to_zero=True)",
+                 "rounding_mode=ct.RoundingMode.RN, flush_to_zero=True)",
+                 "ct.sub(x, y, rounding_mode=ct.RoundingMode.RM, flush_to_zero=True)",
+                 "ct.truediv(x, y, rounding_mode=ct.RoundingMode.RP, flush_to_zero=True)"):
         assert form in src, (form, src)
 
 

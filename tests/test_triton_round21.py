@@ -46,6 +46,10 @@ class Ct21(r14.Ct14):
     def sqrt(x, rounding_mode=None, flush_to_zero=False):
         return np.sqrt(x)
 
+    @staticmethod
+    def mul(x, y, rounding_mode=None, flush_to_zero=False):
+        return np.multiply(x, y)
+
 
 @cargo
 def test_round21_kernels_port_and_prove(tmp_path):
@@ -62,12 +66,35 @@ def _cases(name):
 
 def test_round21_aliased_libdevice(lowered):
     src = (lowered / "aliased_libdevice" / "lowered.py").read_text()
-    # libdevice's sqrt under the alias `ld` is IEEE (it was tl.sqrt's sqrt.approx.ftz); fma_rn is tl.fma's x * y + z
-    assert "((x * y) + z) + (ct.sqrt(ct.abs(x)))" in src and "APPROX" not in src.split("ct.store(")[-1], src
+    # libdevice under the alias `ld` is libdevice: fma_rn is fma.rn.ftz.f32 under Triton (the product's
+    # flush-to-zero, which cuTile's fused multiply-add takes), sqrt is sqrt.approx.ftz.f32 (__CUDA_PREC_SQRT unset)
+    assert "(ct.mul(x, y, flush_to_zero=True) + z) + (ct.sqrt(ct.abs(x), rounding_mode=ct.RoundingMode.APPROX, " \
+        "flush_to_zero=True))" in src, src
     ((name, grid, args, kw),) = _cases("aliased_libdevice")
     x, y, z = args[:3]
     want = (x.astype(np.float64) * y + z + np.sqrt(np.abs(x).astype(np.float64))).astype(np.float32)
     assert np.allclose(_run(lowered, name, grid, args, kw)[3], want, rtol=1e-6, atol=1e-6)
+
+
+def test_round21_libdevice_f32_forms_as_triton_links_them(tmp_path):
+    """Triton 3.6 links libdevice with __CUDA_FTZ set and __CUDA_PREC_SQRT unset (its PTX for sm_90, read with
+    triton.compile): `libdevice.sqrt` is sqrt.approx.ftz.f32 (was an IEEE square root, silently), `sqrt_rn`,
+    `add_rn` .. `div_rn`, `exp2`, `rsqrt` their flush-to-zero forms; f64's have none."""
+    import test_triton_frontend as tf
+    from tileport.frontends.triton.lower import lower
+    from tileport.frontends.triton.source import find_kernel
+
+    for body, want in (
+            ("libdevice.sqrt(x)", "ct.sqrt(x, rounding_mode=ct.RoundingMode.APPROX, flush_to_zero=True)"),
+            ("libdevice.sqrt_rn(x) + tl.sqrt_rn(x)", "ct.sqrt(x, flush_to_zero=True) + ct.sqrt(x)"),
+            ("libdevice.div_rn(x, x + 1.0)",
+             "ct.truediv(x, x + 1.0, rounding_mode=ct.RoundingMode.RN, flush_to_zero=True)"),
+            ("libdevice.rsqrt(x) + libdevice.exp2(x)", "ct.rsqrt(x, flush_to_zero=True) + ct.exp2(x, flush_to_zero=True)")):
+        f = tmp_path / "m.py"
+        f.write_text(tf.MODULE.replace("{helpers}", "").replace(
+            "{body}", f"x = tl.load(x_ptr + offs)\n    tl.store(y_ptr + offs, {body})"))
+        src = lower(find_kernel(f, "k"), tf.IKINDS, {"s": "float"}, facts=tf.FACTS).source
+        assert f"tile=ct.astype({want}, y_ptr.dtype)" in src, (body, src)
 
 
 def test_round21_other_libdevice_spellings():
@@ -211,3 +238,4 @@ def test_round21_loop_index_value_read_after_its_loop_refused(tmp_path):
     with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: o is read after the loop at line \d+ \(its value there is "
                                             r"the last iteration's"):
         lower_from_launches(f"{fx}::index_after_loop", mine)
+

@@ -3431,12 +3431,17 @@ class _Lowerer:
                 if fn in ("pow", "atan2"):   # `libdevice.pow(beta1, step)` (Adam's bias correction): the first an
                     # f32 0-d tile (the port's binary math takes no scalars only; the same f32 operation)
                     tiles[0] = Tile(f"ct.full((), {tiles[0].text}, dtype={F32})", (), F32)
-            if fn in ("sqrt", "rsqrt") and len(tiles) == 1 and not opts and not self._libdevice(node) and \
+            if fn in ("sqrt", "rsqrt") and len(tiles) == 1 and not opts and \
                     (self.known_dtype(tiles[0]) == F32 if isinstance(tiles[0], Tile) else dts == [F32]):
                 # Triton's sqrt.approx.ftz.f32 / rsqrt.approx.ftz.f32: one MUFU instruction, as cuTile's approximate
-                # flush-to-zero forms compile (module docstring)
+                # flush-to-zero forms compile (module docstring). libdevice's f32 sqrt too: Triton 3.6 links
+                # libdevice with __CUDA_FTZ set and __CUDA_PREC_SQRT unset, so `__nv_sqrtf` is sqrt.approx.ftz.f32
+                # (its PTX for sm_90; `libdevice.sqrt` was lowered as an IEEE square root, silently)
                 opts = (["rounding_mode=ct.RoundingMode.APPROX"] if fn == "sqrt" else []) + ["flush_to_zero=True"]
-            if fn == "exp2" and len(tiles) == 1 and not opts and not self._libdevice(node) and \
+            if fn == "sqrt_rn" and len(tiles) == 1 and not opts and self._libdevice(node) and \
+                    isinstance(tiles[0], Tile) and self.known_dtype(tiles[0]) == F32:
+                opts = ["flush_to_zero=True"]   # (libdevice's `__nv_fsqrt_rn`: sqrt.rn.ftz.f32; tl.sqrt_rn keeps them)
+            if fn == "exp2" and len(tiles) == 1 and not opts and \
                     isinstance(tiles[0], Tile) and self.known_dtype(tiles[0]) == F32:
                 # Triton's f32 tl.exp2 is ex2.approx.ftz.f32 (its tl.exp, ex2.approx.f32, keeps subnormals): one
                 # MUFU.EX2, as cuTile's flush-to-zero exp2 compiles; without it tileiras adds a rescale of results
@@ -3457,7 +3462,8 @@ class _Lowerer:
                 raise self.fail(node, f"{self._spelled(node, fn)} of tiles not both known f32")
             return Tile(f"ct.truediv({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.APPROX)",
                         _broadcast(ta.shape, tb.shape), F32)
-        if (fn == "div_rn" and len(node.args) == 2 and not kw) or (fn == "fdiv" and len(node.args) + len(kw) <= 3
+        if (fn == "div_rn" and len(node.args) == 2 and not kw and not self._libdevice(node)) or (
+                fn == "fdiv" and len(node.args) + len(kw) <= 3
                                                                     and set(kw) <= {"x", "y", "ieee_rounding"}):
             # IEEE division rounded to nearest: cuTile's `/`; `tl.fdiv(x, y)`: Triton's `/` (div.full.f32), with
             # `ieee_rounding=True` div.rn as div_rn
@@ -3468,7 +3474,7 @@ class _Lowerer:
                 return self.binop(ast.Div(), self.ev(a), self.ev(b), node)
             finally:
                 self.ieee_div = ieee
-        if (rounded := ROUNDED_ARITH.fullmatch(fn)) and fn != "div_rn" and self._libdevice(node) and \
+        if (rounded := ROUNDED_ARITH.fullmatch(fn)) and self._libdevice(node) and \
                 len(node.args) == 2 and not kw:
             # libdevice.add_rz(x, y) / sub_rd / mul_ru / div_rz ..: the cuTile operation with that rounding mode (was
             # "libdevice.add_rn is not lowered")
@@ -3477,8 +3483,10 @@ class _Lowerer:
             if len(kinds) != 1 or not kinds <= {F32, "ct.float64"}:
                 raise self.fail(node, f"{self._spelled(node, fn)} of tiles not both known f32 or both f64")
             op, mode = ROUNDED_ARITH_CT[rounded.group(1)], ROUNDING_MODES[rounded.group(2)]
-            return Tile(f"{op}({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.{mode})",
-                        _broadcast(ta.shape, tb.shape), kinds.pop())
+            dt = kinds.pop()
+            ftz = ", flush_to_zero=True" if dt == F32 else ""   # (`__nv_fadd_rn`: add.rn.ftz.f32 under Triton)
+            return Tile(f"{op}({ta.text}, {tb.text}, rounding_mode=ct.RoundingMode.{mode}{ftz})",
+                        _broadcast(ta.shape, tb.shape), dt)
         if fn == "fma_rn" and self._libdevice(node) and len(node.args) == 3 and not kw:
             # libdevice.fma_rn(x, y, z) (`__nv_fmaf_rn` / `__nv_fma_rn`: fma.rn, one rounding) is tl.fma's fused
             # multiply-add (was "not lowered"); the other roundings (fma_rz ..) have no cuTile Python counterpart
@@ -3487,6 +3495,16 @@ class _Lowerer:
             if len(kinds) != 1 or not kinds <= {F32, "ct.float64"}:
                 raise self.fail(node, f"{self._spelled(node, fn)} of tiles not known f32 or f64 alike (libdevice has "
                                       "it for those only)")
+            if kinds == {F32}:
+                # `__nv_fmaf_rn` is fma.rn.ftz.f32 under Triton (libdevice linked with __CUDA_FTZ set): the product's
+                # flush-to-zero option, which cuTile Python's fused multiply-add takes from its multiplication
+                a, b, c = (self._value(self.ev(a), node) for a in node.args)
+                a, b, c = (v if isinstance(v, Scalar) else self.materialize(v, node) for v in (a, b, c))
+                if isinstance(a, Scalar) and isinstance(b, Scalar):
+                    a = Tile(f"ct.full((), {a.text}, dtype={F32})", (), F32)
+                prod = Tile(f"ct.mul({a.text}, {b.text}, flush_to_zero=True)",
+                            _broadcast(getattr(a, "shape", ()), getattr(b, "shape", ())), F32)
+                return self.binop(ast.Add(), prod, c, node)  # type: ignore[return-value]
             return self.fma(node, "fma", kw)
         if fn in OPERATOR_FNS and len(node.args) + len(kw) in (2, 3) and set(kw) <= {"x", "y", "sanitize_overflow"}:
             # tl.add(x, y) / tl.sub / tl.mul: the operator (was "tl.add is not lowered")
