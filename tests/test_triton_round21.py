@@ -239,3 +239,17 @@ def test_round21_loop_index_value_read_after_its_loop_refused(tmp_path):
                                             r"the last iteration's"):
         lower_from_launches(f"{fx}::index_after_loop", mine)
 
+
+def test_round21_zeros_like_takes_no_dtype(tmp_path):
+    """Triton 3.6's `tl.zeros_like(input)` takes the tensor only (`dtype=` raises a TypeError when Triton compiles
+    the kernel): refused with that reason (it was ported, computing what Triton never computes)."""
+    import test_triton_frontend as tf
+    from tileport.frontends.triton.lower import LoweringError, lower
+    from tileport.frontends.triton.source import find_kernel
+
+    f = tmp_path / "m.py"
+    f.write_text(tf.MODULE.replace("{helpers}", "").replace(
+        "{body}", "x = tl.load(x_ptr + offs)\n    tl.store(y_ptr + offs, tl.zeros_like(x, dtype=tl.int32) + x)"))
+    with pytest.raises(LoweringError, match=r"m.py:\d+:\d+: `tl.zeros_like\(x, dtype=tl.int32\)`: Triton 3.6's "
+                                            r"tl.zeros_like takes the tensor only"):
+        lower(find_kernel(f, "k"), tf.IKINDS, {"s": "float"}, facts=tf.FACTS)

@@ -3877,6 +3877,11 @@ class _Lowerer:
 
     def like(self, node: ast.Call, fn: str, kw: dict) -> Tile:
         """``tl.zeros_like(x)`` / ``tl.full_like(x, v)`` / ``tl.ones_like(x)`` (``dtype=`` overrides x's)."""
+        if fn == "zeros_like" and (set(kw) - {"input"} or len(node.args) > 1):
+            # Triton 3.6's `zeros_like(input)` takes no dtype: it raises "zeros_like() got an unexpected keyword
+            # argument 'dtype'" (it was ported, computing what Triton never computes)
+            raise self.fail(node, f"`{ast.unparse(node)}`: Triton 3.6's tl.zeros_like takes the tensor only (it "
+                                  "raises a TypeError); write `tl.zeros(x.shape, dtype)`")
         x = self._tile_arg(node, kw, 0, "input")
         dt_node = kw.get("dtype")
         dtype = self.ev(dt_node).text if dt_node is not None else x.dtype  # type: ignore[union-attr]
