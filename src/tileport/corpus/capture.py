@@ -6,7 +6,10 @@ The tests are run with pytest in this process, one test file at a time, under
 recording instead of launching (``frontends.cutile_py.capture.Recorder``; a Triton ``kernel[grid](...)`` too, through
 ``frontends.triton.capture.install``) and autotuners taking their first config (``autotune``); Triton's driver and
 benchmark helpers are answered by ``tritonemu``. Host programs (``Options.scripts``) run as ``__main__``, each as one
-'test'. No kernel runs, so a test's numeric checks fail; what counts is what was launched before. The
+'test'. No cuTile kernel runs, so a test's numeric checks fail; what counts is what was launched before. A Triton
+launch whose inputs no kernel not run here wrote also runs in Triton's interpreter (``tritonrun``), so host code
+reading its output back sizes its next launches as on the GPU; the host's reads of what no kernel wrote are listed
+(``kernel_output_reads``). The
 package layout of the module docstring of ``tileport.corpus`` says what is written.
 """
 from __future__ import annotations
@@ -31,6 +34,8 @@ from .cudaemu import GiB, Target, emulate
 from .scan import FoundKernel, scan
 from .tritonemu import assumptions as triton_assumptions
 from .tritonemu import emulate_triton
+from .tritonrun import ASSUMPTION as TRITON_RUN_ASSUMPTION
+from .tritonrun import TritonRunner
 
 #: launch-entry keys this module adds to the capture format (readers ignore keys they do not know)
 FORMAT_NOTE = ("launch entries add: 'corpus_file' (relative to the corpus root), 'tests' (up to 3 test ids that "
@@ -67,6 +72,8 @@ class Options:
     log_dir: Path | None = None          # pytest's own output per test file
     scripts: list[str] = field(default_factory=list)   # host programs run as __main__ (files or directories)
     live: bool = False                   # on a GPU: launches run for real after being recorded (no emulation)
+    triton_run_s: float = 5.0            # emulated: Triton launches also run in Triton's interpreter, up to S s each
+    triton_run_total_s: float = 120.0    # ... and this long in all (0 either: none run; tritonrun.py)
     say: Callable[[str], None] = print
 
 
@@ -144,6 +151,7 @@ class Session:
         self.autotune = AutotuneLog(current_test=lambda: self.current)
         self.real_launch: Callable[..., Any] | None = None   # set by _patched_launch for a live capture
         self.emu: Any = None   # the emulation (cudaemu.Emulation) while the host code runs under it
+        self.triton_runner: Any = None   # tritonrun.TritonRunner while emulating (None: Triton launches run nothing)
 
     # the ct.launch stand-in ------------------------------------------------
     def launch(self, stream: Any, grid: Any, kernel: Any, kernel_args: Any, /, **kw: Any) -> None:
@@ -169,6 +177,12 @@ class Session:
         the host code's reads of it (not run here)."""
         if self.emu is not None and hasattr(self.emu, "kernel_args"):
             self.emu.kernel_args(values)
+
+    def triton_launched(self, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
+        """A Triton launch was recorded: run in Triton's interpreter where it may (``tritonrun``), so that what the
+        host code reads back of it is the kernel's; else its tensors count as written by a kernel not run."""
+        if self.triton_runner is None or not self.triton_runner(jit, grid, args, kwargs):
+            self.kernel_args((*args, *kwargs.values()))
 
     def record_config(self, kernel: Any, grid: Any, kernel_args: tuple, config: str) -> None:
         """A launch a live autotuner's search makes at one of its configs (``autotune.recorded_searches``): recorded,
@@ -376,7 +390,7 @@ def _patched_launch(session: Session):
     if session.opts.live:
         session.real_launch = saved["launch"]
     undo_triton = install_triton(session._recorder_cls(), after=session.collect, live=session.opts.live,
-                                 given=session.kernel_args)
+                                 recorded=session.triton_launched)
     try:
         for n in saved:
             setattr(ct, n, session.launch)
@@ -510,6 +524,9 @@ def run(opts: Options) -> dict:
     with _isolated_imports(root, opts.paths), _host(opts, session) as (emu, bench_raised, assumed, also), \
             _patched_launch(session):
         session.emu = emu
+        if not opts.live and opts.triton_run_s > 0 and opts.triton_run_total_s > 0:
+            session.triton_runner = TritonRunner(emu, opts.triton_run_s, opts.triton_run_total_s)
+            assumed = assumed + [TRITON_RUN_ASSUMPTION.format(per=opts.triton_run_s, total=opts.triton_run_total_s)]
         for line in assumed + also:
             say(f"assumption: {line}")
         if opts.only_backend:
@@ -528,6 +545,8 @@ def run(opts: Options) -> dict:
                                for op, n in sorted(emu.uncomputed.items())]
     notes += [f"{op}: answered 'close' {n} time(s)" for op, n in sorted(emu.answered.items())]
     notes += [f"{point} raised {n} time(s)" for point, n in sorted(bench_raised.items())]
+    if session.triton_runner is not None:
+        notes += session.triton_runner.notes()
     index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0, assumed)
     reads = getattr(emu, "output_reads", {})
     if reads:   # (written after: _write's index is the file's, this key added to both)

@@ -111,6 +111,11 @@ def register(sub: Any, fmt: type) -> None:
                          "runs, and autotuners time for real, so launches whose constants come from another "
                          "kernel's autotuned winner (a split-K factor) are the ones the GPU makes; port the capture "
                          "on any machine")
+    cc.add_argument("--triton-run", type=float, default=5.0, metavar="S",
+                    help="emulated: each Triton launch whose inputs no kernel not run here wrote also runs in "
+                         "Triton's interpreter on the CPU, up to S seconds (default 5; 120 s in all; 0: none), so "
+                         "host code reading its output back (MoE counts sizing the next launches) reads the "
+                         "kernel's values")
     cc.add_argument("--log-dir", metavar="DIR", help="write pytest's own output per test file here")
     cc.add_argument("--json", action="store_true", help="print index.json instead of the summary")
     cc.set_defaults(func=cmd_capture)
@@ -169,7 +174,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
                    max_rss_bytes=(None if args.max_memory_gb is None else int(args.max_memory_gb * GiB)),
                    compare_pass=args.compare == "pass", max_signatures=args.max_signatures,
                    autotune_all=args.autotune in ("all", "each"), autotune_each=args.autotune == "each",
-                   live=args.on_gpu,
+                   live=args.on_gpu, triton_run_s=max(0.0, args.triton_run),
                    log_dir=Path(args.log_dir) if args.log_dir else None, say=say)
     index = run(opts)
     if args.json:

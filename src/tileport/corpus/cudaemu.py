@@ -781,6 +781,15 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
     # for the CPU too, over a CPU kernel of the same op (on the GPU the CUDA one is what runs)
     lib_impl = torch.library.Library.impl
     served: set[str] = set()
+    torch_dir = os.path.join(os.path.dirname(os.path.realpath(torch.__file__)), "")
+
+    def registered_by_host() -> bool:
+        """Is the innermost caller outside torch (custom_op, register_kernel, library.impl) host code?"""
+        f = sys._getframe(2)
+        while f is not None and os.path.realpath(f.f_code.co_filename).startswith(torch_dir):
+            f = f.f_back
+        fn = f.f_code.co_filename if f is not None else ""
+        return fn.startswith(emu.host_roots) and not fn.startswith(emu.host_excludes)
 
     def impl(self: Any, op_name: Any, fn: Any, dispatch_key: str = "", *, with_keyset: bool = False,
              allow_override: bool = False) -> Any:
@@ -788,7 +797,7 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
         cpu_key = {"CUDA": "CPU", "AutogradCUDA": "AutogradCPU", "SparseCUDA": "SparseCPU"}.get(key)
         op = op_name if isinstance(op_name, str) else getattr(getattr(op_name, "_schema", None), "name", "?")
         name = f"{self.ns}/{op.split('::')[-1]}"
-        if cpu_key is not None:
+        if cpu_key is not None and registered_by_host():   # (torch's own, made as it imports, are left as they are)
             lib_impl(self, op_name, fn, key, with_keyset=with_keyset, allow_override=allow_override)
             served.add(f"{name}/{cpu_key}")
             emu.note("custom ops: a kernel registered for CUDA serves the tensors on the CPU")

@@ -263,13 +263,14 @@ def _short(d: dict) -> str:
 _AUTOTUNING: list[dict] = []
 
 
-def install(rec: Any, after: Any = None, live: bool = False, given: Any = None) -> Any:
+def install(rec: Any, after: Any = None, live: bool = False, recorded: Any = None) -> Any:
     """Patch triton (when importable) so launches go to ``rec``; returns a function that undoes it. An autotuned
     kernel (`@triton.autotune`) times nothing here: it launches its first config (after its pruning), and the
     launch says so (`autotune`: configs, taken). With ``after``, each launch is recorded into a fresh recorder of
     ``rec``'s type and handed to ``after`` (a corpus capture collects launches as they are made). ``live`` (on a
     GPU): each launch is recorded, then runs, and autotuners run their own search (every config they time is
-    recorded, and so is the winner's launch). ``given`` is called with each launch's argument values."""
+    recorded, and so is the winner's launch). ``recorded(jit, grid, args, kwargs)`` is called after each launch
+    is recorded (a corpus capture runs it in Triton's interpreter, or notes what it would write)."""
     try:
         from triton.runtime.autotuner import Autotuner
         from triton.runtime.jit import JITFunction
@@ -278,8 +279,6 @@ def install(rec: Any, after: Any = None, live: bool = False, given: Any = None) 
     saved, saved_tune = JITFunction.run, Autotuner.run
 
     def launch(jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
-        if given is not None:   # (the arguments a kernel may write: a corpus capture tells of reading them back)
-            given((*args, *kwargs.values()))
         if after is None:
             record(rec, jit, grid, args, kwargs)
         else:
@@ -288,6 +287,8 @@ def install(rec: Any, after: Any = None, live: bool = False, given: Any = None) 
                 record(fresh, jit, grid, args, kwargs)
             finally:   # (a launch Triton refuses is collected too, then raised in the host code)
                 after(fresh)
+        if recorded is not None:
+            recorded(jit, grid, args, kwargs)
 
     def live_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
         if not warmup:
