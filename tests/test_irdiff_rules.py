@@ -687,6 +687,74 @@ def test_loop_carried_order_of_tokens_read_by_stores():
     assert not v(loop("a"), loop("b", crossed=True))["equivalent"]
 
 
+def test_loop_return_unobserved():
+    """A `return` inside a loop (round 21b's `ret_acc`): both sides carry a return flag f and a skip flag g, and the
+    `continue` standing for the `return` hands both `true`; the accumulator it hands is read after the loop only
+    in `if %f#1 { } else { store }`. cuTile Python hands the accumulator the iteration came with, the port the one
+    just computed: ≡. Not when the accumulator is also read where the flag is true (after the `if`), nor when that
+    `continue` leaves the skip flag as it came (later iterations run on with what it hands)."""
+    types = "tile<128xf32>, tile<i1>, tile<i1>"
+
+    def loop(handed: str, guarded: bool = True, skip: str = "%yes") -> str:
+        after = ["if %f#1 {", "} else {", "  " + store("%f#0", "%arg3"), "}"] if guarded else \
+            [store("%f#0", "%arg3")]
+        return prog(*STORE, ONES, *LOOP, "%no = constant <i1: false> : tile<i1>",
+                    "%yes = constant <i1: true> : tile<i1>",
+                    f"%f:3 = for %j in (%lo to %hi, step %st) : tile<i32> iter_values(%x = %one, %rf = %no, "
+                    f"%bf = %no) -> ({types}) {{",
+                    "  if %bf {", f"    continue %x, %rf, %bf : {types}", "  } else {", "  }",
+                    "  %n = addf %x, %one : tile<128xf32>",
+                    "  %c = cmpi greater_than %j, %arg3, signed : tile<i32> -> tile<i1>",
+                    "  if %c {", f"    continue {handed}, %yes, {skip} : {types}",
+                    "  } else {", "  }", f"  continue %n, %rf, %bf : {types}", "}", *after)
+    out = v(loop("%x"), loop("%n"))
+    assert out["equivalent"] and fired(out, "loop-return-unobserved") >= 1, out["differences"][:2]
+    assert not v(loop("%x", guarded=False), loop("%n", guarded=False))["equivalent"]
+    assert not v(loop("%x", skip="%bf"), loop("%n", skip="%bf"))["equivalent"]
+
+
+def test_loop_carried_order_past_a_break_flags_skip():
+    """Two tokens a loop with a `break` carries beside its flag (round 21b's `brk_acc`: `out` and `cnt` stored
+    before the `break`): both sides start each iteration with `if %b { continue (everything as it came) }`, the
+    first reader of every carried value, so the tokens were tied (cutile orders them by name, cuTile Python by
+    first store). A `continue` of the loop handing a value on in its own place is no reader: the stores are, in
+    either order ≡ (the port's skip `if` yielding every value too); not when the body hands each store's token
+    on to the other one's slot."""
+    types = "tile<128xf32>, tile<i1>, token, token"
+
+    def loop(first: str, crossed: bool = False, port: bool = False) -> str:
+        order = [first, "b" if first == "a" else "a"]
+        iters = ["%x = %one", "%b = %no"] + [f"%t{k} = %t0" for k in order]
+        carried = ["%x", "%b"] + [f"%t{k}" for k in order]
+        made = {"a": "%wb" if crossed else "%wa", "b": "%wa" if crossed else "%wb"}
+        if port:   # cutile's skip: an `if` yielding every value, read on
+            skip = [f"%s4:4 = if %b -> ({types}) {{", f"  continue {', '.join(carried)} : {types}", "} else {",
+                    f"  yield {', '.join(carried)} : {types}", "}"]
+            t = {"a": "%s4#2" if first == "a" else "%s4#3", "b": "%s4#3" if first == "a" else "%s4#2"}
+            x = "%s4#0"
+        else:
+            skip = ["if %b {", f"  continue {', '.join(carried)} : {types}", "} else {", "}"]
+            t, x = {"a": "%ta", "b": "%tb"}, "%x"
+        body = skip + [f"%n = addf {x}, %one : tile<128xf32>",
+                       "%c = cmpi greater_than %j, %arg3, signed : tile<i32> -> tile<i1>",
+                       "%r:2 = if %c -> (token, token) {",
+                       "  " + store("%one", "%j", t["a"]).replace("%s =", "%wa ="),
+                       "  " + store("%n", "%j", t["b"]).replace("%s =", "%wb ="),
+                       f"  continue %n, %yes, {', '.join(made[k] for k in order)} : {types}", "} else {",
+                       f"  yield {', '.join(t[k] for k in order)} : token, token", "}"]
+        return prog(*STORE, ONES, *LOOP, "%no = constant <i1: false> : tile<i1>",
+                    "%yes = constant <i1: true> : tile<i1>",
+                    f"%f:4 = for %j in (%lo to %hi, step %st) : tile<i32> iter_values({', '.join(iters)}) -> "
+                    f"({types}) {{", *("  " + b for b in body), f"  continue %n, {'%s4#1' if port else '%b'}, "
+                    f"%r#0, %r#1 : {types}", "}",
+                    store("%f#0", "%arg3", "%f#2" if first == "a" else "%f#3"))
+    assert v(loop("a"), loop("a", port=True))["equivalent"]
+    out = v(loop("a"), loop("b", port=True))
+    assert out["equivalent"] and fired(out, "loop-carried-order") >= 1, out["differences"][:2]
+    assert not v(loop("a"), loop("b", crossed=True, port=True))["equivalent"]
+    assert not v(loop("a"), loop("a", crossed=True))["equivalent"]
+
+
 def test_loop_carried_order_of_values_read_by_one_op():
     """Two carried values first read by one op (`subf %x, %y`), started from constants defined in either order and
     carried in either order ≡ (the constants were matched by position); not when the body reads them the other

@@ -815,15 +815,21 @@ def _shrink_loop_carried(canon: Canon) -> None:
         body = op.regions[0]
         ends = [o for o in _all_ops(body) if canon.op_of(o).name in ("continue", "break")]
         term = body.ops[-1]
-        if ends != [term] or canon.op_of(term).name != "continue":
-            continue   # (a break, or a continue nested in an if: left alone)
+        conts = list(_own_ends(body))
+        # one `continue`, the body's last op: every rule; more `continue`s of this loop (one nested in an `if`: a
+        # `break` flag's skip, cuTile Python's and the port's) and none of its own `break`: the order only
+        order_only = ends != [term]
+        if canon.op_of(term).name != "continue" or all(c is not term for c in conts) or \
+                (order_only and any(canon.op_of(c).name != "continue" for c in conts)):
+            continue   # (a break: left alone)
         n = len(op.results)
         args, inits = op.block_args[1:], op.operands[3:]
-        if len(args) != n or len(inits) != n or len(canon.op_of(term).operands) != n:
+        if len(args) != n or len(inits) != n or any(len(canon.op_of(c).operands) != n for c in conts):
             continue
         nxt = list(canon.op_of(term).operands)
         drop: set[int] = set()
-        for k in range(n):   # handed on unchanged: the value it started from (rule loop-carried-invariant)
+        for k in range(n) if not order_only else ():   # handed on unchanged: the value it started from (rule
+            # loop-carried-invariant)
             if canon.resolve(nxt[k]) == args[k] and args[k] not in canon.forward:
                 init = canon.resolve(inits[k])
                 canon.forward[args[k]] = init   # equal to it on entry to every iteration, by induction
@@ -831,16 +837,16 @@ def _shrink_loop_carried(canon: Canon) -> None:
                 drop.add(k)
                 canon.fired["loop-carried-invariant"] += 1
         uses = _uses(canon)
-        for k in (k for k in range(n) if k not in drop):   # dead: read by nothing but its own `continue`, its
-            # result unread (a value forwarded to another, loop-carried-invariant's, is read as that one: not
-            # through the loop)
+        for k in (k for k in range(n) if k not in drop and not order_only):   # dead: read by nothing but its own
+            # `continue`, its result unread (a value forwarded to another, loop-carried-invariant's, is read as
+            # that one: not through the loop)
             self_feed = sum(1 for j in range(n) if canon.resolve(nxt[j]) == args[k])
             result_uses = 0 if op.results[k] in canon.forward else uses[canon.resolve(op.results[k])]
             if result_uses == 0 and (args[k] in canon.forward or uses[args[k]] == self_feed) and \
                     all(canon.resolve(nxt[j]) != args[k] for j in range(n) if j != k):
                 drop.add(k)
                 canon.fired["loop-carried-dead"] += 1
-        for k in range(n):   # duplicates of an earlier carried value
+        for k in range(n) if not order_only else ():   # duplicates of an earlier carried value
             if k in drop:
                 continue
             for j in range(k):
@@ -859,12 +865,19 @@ def _shrink_loop_carried(canon: Canon) -> None:
 
         effects = [o for o in _all_ops(body) if canon.op_of(o).name not in PURE_OPS]
 
+        def hands_on(o: Op, k: int) -> bool:   # a `continue` of this loop handing carried value k on in its place
+            return any(c is o for c in conts) and [j for j, v in enumerate(canon.op_of(o).operands)
+                                   if canon.resolve(v) == args[k]] == [k]
+
         def key(k: int) -> tuple[str, str, str, int, int]:   # what a carried value is, apart from its position
-            # (an op forwarded to its operand, an identity reshape or broadcast, is no reader: its readers are)
+            # (an op forwarded to its operand, an identity reshape or broadcast, is no reader: its readers are; nor
+            # is a `continue` of this loop handing the value on in its own place: an iteration skipped by a
+            # `break` flag)
             reader = next((o for o in _all_ops(body) if args[k] in
                            {canon.resolve(v) for v in canon.op_of(o).operands}
                            and not (canon.op_of(o).results and
-                                    all(r in canon.forward for r in canon.op_of(o).results))), None)
+                                    all(r in canon.forward for r in canon.op_of(o).results))
+                           and not hands_on(o, k)), None)
             made = canon.defs.get(canon.resolve(nxt[k]))
             name = canon.op_of(reader).name if reader else ""
             # two tokens both first read by a store: which store (the n-th memory op of its kind) tells them apart
@@ -888,11 +901,78 @@ def _shrink_loop_carried(canon: Canon) -> None:
         for new_k, k in enumerate(keep):
             canon.defs[op.results[k]] = (orig, new_k)
             canon.barg_of[args[k]] = (depth, new_k + 1)
-        ops = [nxt[k] for k in keep]
-        tpl = f"continue {', '.join(f'${i}' for i in range(len(ops)))} : {', '.join(kept_types)}" if ops \
-            else "continue"
-        canon.substitute[id(term)] = Op("continue", tpl, ops, [], [], line=term.line, text=term.text,
-                                        path=term.path)
+        for c in conts:   # (each `continue` of this loop: order_only's nested ones too)
+            real = canon.op_of(c)
+            ops = [real.operands[k] for k in keep]
+            tpl = f"continue {', '.join(f'${i}' for i in range(len(ops)))} : {', '.join(kept_types)}" if ops \
+                else "continue"
+            canon.substitute[id(c)] = Op("continue", tpl, ops, [], [], line=c.line, text=c.text, path=c.path)
+
+
+def _is_true(canon: Canon, v: str) -> bool:
+    d = canon.defs.get(canon.resolve(v))
+    op = canon.op_of(d[0]) if d is not None else None
+    return op is not None and op.name == "constant" and op.template.startswith("constant <i1: true>")
+
+
+def _guarded_reads(canon: Canon, region: Region, guards: tuple = ()):
+    """(value read, the `(condition, arm)` of each `if` around the reader) for every operand in ``region``."""
+    for o in region.ops:
+        real = canon.op_of(o)
+        for v in real.operands:
+            yield canon.resolve(v), guards
+        cond = canon.resolve(real.operands[0]) if real.name == "if" and real.operands else None
+        for arm, r in enumerate(real.regions):
+            yield from _guarded_reads(canon, r, guards + ((cond, arm),) if cond is not None else guards)
+
+
+def _unobserved_past_return(canon: Canon) -> None:
+    """Rule loop-return-unobserved (see rules.py): in a `for` whose body starts (after pure ops) with the skip
+    `if %g { continue (every carried value as it came) }`, a `continue` handing `true` to g and to f hands, at
+    each place k other than g and f whose loop result is read only in the `else` arm of `if` (the result at f),
+    a value nobody observes: it is written as the carried value that came in (as cuTile Python's does)."""
+    reads = None
+    for orig in _all_ops(canon.entry.body):
+        op = canon.op_of(orig)
+        m = FOR_ITER_RE.fullmatch(op.template) if op.name == "for" else None
+        if not m or len(op.regions) != 1:
+            continue
+        n = len(op.results)
+        args = op.block_args[1:]
+        body = op.regions[0]
+        skip = next((o for o in body.ops if canon.is_effectful(o)), None)
+        real_skip = canon.op_of(skip) if skip is not None else None
+        if len(args) != n or real_skip is None or real_skip.name != "if" or not real_skip.operands or \
+                len(real_skip.regions[0].ops) != 1:
+            continue
+        g = next((k for k in range(n) if canon.resolve(real_skip.operands[0]) == args[k]), None)
+        cont = canon.op_of(real_skip.regions[0].ops[0])
+        if g is None or cont.name != "continue" or \
+                [canon.resolve(v) for v in cont.operands] != list(args):
+            continue   # (not the skip: an iteration entered with g true must hand everything on as it came)
+        if reads is None:
+            reads = list(_guarded_reads(canon, canon.entry.body))
+        for c in _own_ends(body):
+            real = canon.op_of(c)
+            if real.name != "continue" or len(real.operands) != n or not _is_true(canon, real.operands[g]):
+                continue
+            for f in range(n):
+                if not _is_true(canon, real.operands[f]):
+                    continue
+                flag = canon.resolve(op.results[f])
+                if not any((flag, 0) in guards or (flag, 1) in guards for _, guards in reads):
+                    continue   # (no `if` on the loop's result f)
+                operands = list(real.operands)
+                for k in range(n):
+                    result = canon.resolve(op.results[k])
+                    if k in (f, g) or canon.resolve(operands[k]) == args[k] or \
+                            any(v == result and (flag, 1) not in guards for v, guards in reads):
+                        continue
+                    operands[k] = args[k]   # read only where the loop's result f is false: c was not taken
+                    canon.fired["loop-return-unobserved"] += 1
+                if operands != list(real.operands):
+                    real = Op("continue", real.template, operands, [], [], line=c.line, text=c.text, path=c.path)
+                    canon.substitute[id(c)] = real
 
 
 def _divisor(canon: Canon, v: str, assumed: dict[str, int], depth: int = 0) -> int:
@@ -1392,6 +1472,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         _apply_rewrites(canon)   # (a collapsed loop's value may be a constant the rewrites fold into its readers)
     _single_trip_loops_to_ifs(canon)
     _drop_passthrough_if_results(canon)
+    _unobserved_past_return(canon)
     _shrink_loop_carried(canon)
     _shrink_while_carried(canon)
     _drop_implied_divby(canon)

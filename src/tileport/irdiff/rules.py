@@ -255,14 +255,30 @@ RULES: tuple[Rule, ...] = (
          "by induction over the iterations they are equal on entry to every iteration and after the last; cuTile "
          "Python carries an array's last-write token twice (for its reads and its writes) where the port carries "
          "one", "test_loop_carried_duplicates"),
+    Rule("loop-return-unobserved", "rewrite",
+         "in a `for` whose body starts (pure ops aside) with the skip `if %g { continue <every carried value as it "
+         "came> }`, a `continue` handing constant `true` to places g and f hands, at every other place whose loop "
+         "result is read only inside the `else` arm of an `if` on the loop's result f, the carried value that came "
+         "in instead of what it handed",
+         "once that `continue` is taken every later iteration is skipped, handing everything on: the loop's result "
+         "f is true and its results are what the `continue` handed; results read only where f is false are then "
+         "never read, and the skipped iterations read the values only to hand them on. So whatever that "
+         "`continue` hands at those places is unobserved (cuTile Python's for_loop_return hands a `return`'s "
+         "`break` the values the iteration came with where nothing after the loop's `if flag: return` reads "
+         "them; the port, compiling `flag = True; break`, hands the values just computed)",
+         "test_loop_return_unobserved"),
     Rule("loop-carried-order", "canonicalization",
          "the values a `for` carries are put in one order: by type, then by the op that first reads each in the "
-         "body (an identity reshape or broadcast, forwarded to its operand, is no reader: the op reading it is), then by the op that makes the value its `continue` hands on, then (a first reader with effects, "
+         "body (an identity reshape or broadcast, forwarded to its operand, is no reader: the op reading it is; nor "
+         "is a `continue` of the loop handing the value on in its own place, a `break` flag's skip), then by the op "
+         "that makes the value its last `continue` hands on, then (a first reader with effects, "
          "e.g. two tokens each first read by a store) by that reader's place among the body's ops of its name "
          "with effects, then by each value's place among its first reader's operands (ties keep their order)",
          "which position a carried value takes is a naming choice: the loop computes the same values whatever the "
-         "order, its results renumbered alike (cutile orders a loop's variables by name, cuTile Python by first "
-         "assignment, tokens last)", "test_loop_carried_order"),
+         "order, its results renumbered alike, every `continue` of the loop permuted alike (cutile orders a loop's "
+         "variables by name, cuTile Python by first assignment, tokens last); a loop with `continue`s nested in "
+         "`if`s (and none of its own `break`s) is ordered so, the other loop-carried rules leaving it alone",
+         "test_loop_carried_order"),
     Rule("if-results-order", "canonicalization",
          "an `if` whose results are each read once, all by the terminator of the region holding it (a loop body's "
          "`continue`) at distinct places, yields them in the order that terminator reads them (each arm's `yield` "
