@@ -299,3 +299,40 @@ def test_triton_launches_run_in_the_interpreter_so_read_back_counts_are_the_kern
     assert [r["read"] for r in off["kernel_output_reads"]] == [
         "run.py:43: .tolist() of a tensor a kernel launch was given", "run.py:53: .item() of a tensor a kernel "
         "launch was given"]
+
+
+def test_triton_runner_leaves_benchmark_shapes_and_grids_alone(tmp_path: Path):
+    """Benchmark shapes (a tutorial's 2^28-element vector add) took the interpreter its whole time limit per launch
+    (01-vector-add: 72 s); a launch over the byte or program cap is not run, said so."""
+    pytest.importorskip("triton")
+    from tileport.corpus.tritonrun import TritonRunner
+
+    f = _host(tmp_path, '''\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+    ''')
+    kernel = runpy.run_path(str(f))["copy_kernel"]
+
+    class Emu:
+        def _tainted(self, t):
+            return False
+
+    runner = TritonRunner(Emu(), max_bytes=1 << 20, max_programs=64)
+    x = torch.randn(1 << 18)
+    assert not runner(kernel, (256,), (x, torch.empty_like(x), x.numel()), {"BLOCK": 1024})
+    small = torch.randn(4096)
+    assert not runner(kernel, lambda meta: (4096 // meta["BLOCK"],), (small, torch.empty_like(small), 4096),
+                      {"BLOCK": 16})
+    y = torch.empty_like(small)
+    assert runner(kernel, lambda meta: (4096 // meta["BLOCK"],), (small, y, 4096), {"BLOCK": 128})
+    assert torch.equal(y, small)
+    assert runner.notes()[0].startswith("Triton's interpreter ran 1 launch(es) on the CPU (")
+    assert runner.notes()[1:] == [
+        "prog.py::copy_kernel: not run in Triton's interpreter (a grid of over 64 programs) (1x)",
+        "prog.py::copy_kernel: not run in Triton's interpreter (its tensors hold over 1 MiB) (1x)"]

@@ -9,8 +9,9 @@ tensors are on the CPU already. So after a Triton launch is recorded it is also 
 - none of its tensor arguments holds what a kernel not run here wrote (a cuTile kernel's output, a Triton launch
   skipped): its inputs are then the values the GPU would have, and what it writes is too (garbage indices into a
   raw-pointer interpreter could also crash the process);
-- it finishes within ``per_launch_s`` (checked at each program the interpreter starts) and the capture's interpreter
-  time stays within ``total_s``.
+- its tensors' storages hold at most ``max_bytes`` and its grid has at most ``max_programs`` programs (benchmark
+  shapes would take the interpreter minutes), and it finishes within ``per_launch_s`` (checked at each program the
+  interpreter starts), the capture's interpreter time staying within ``total_s``.
 
 A launch that is not run, or stops (an op the interpreter lacks, the time limit), leaves its tensors as they are and
 they count as kernel-written (``Emulation.kernel_args``); why is counted per kernel in ``notes``.
@@ -114,6 +115,8 @@ class TritonRunner:
     emu: Any                       # cudaemu.Emulation
     per_launch_s: float = 5.0
     total_s: float = 120.0
+    max_bytes: int = 64 << 20      # a launch whose tensors' storages hold more is not run
+    max_programs: int = 16384      # ... nor one of more programs
     spent: float = 0.0
     ran: int = 0
     #: "FILE::KERNEL: why not run" → count
@@ -138,6 +141,12 @@ class TritonRunner:
         ranges = _storage_ranges(values)
         if ranges is None:
             return self._skip(name, "an argument's memory cannot be told")
+        held = sum(hi - lo for lo, hi in set(ranges))
+        if held > self.max_bytes:   # (benchmark shapes: the interpreter would take minutes)
+            return self._skip(name, f"its tensors hold over {self.max_bytes >> 20} MiB")
+        programs = _programs(grid, jit, args, kwargs)
+        if programs is not None and programs > self.max_programs:
+            return self._skip(name, f"a grid of over {self.max_programs} programs")
         fn = self._interpreted.get(id(jit))
         if fn is None:
             fn = self._interpreted[id(jit)] = ti.InterpretedFunction(jit.fn)
@@ -207,6 +216,19 @@ class TritonRunner:
         return head + [f"{k} ({c}x)" for k, c in sorted(self.skipped.items())]
 
 
+def _programs(grid: Any, jit: Any, args: tuple, kwargs: dict) -> int | None:
+    """The launch's program count (a grid function called with the launch's arguments by name), or None."""
+    import math
+
+    try:
+        if callable(grid):
+            grid = grid({**dict(zip(jit.arg_names, args)), **kwargs})
+        dims = [int(d) for d in (grid if isinstance(grid, (tuple, list)) else (grid,))]
+    except Exception:  # noqa: BLE001 — the interpreter will say what it says
+        return None
+    return math.prod(dims)
+
+
 def _kernel_name(jit: Any) -> str:
     import inspect
     import os
@@ -225,5 +247,5 @@ def _first_line(exc: BaseException) -> str:
 
 
 ASSUMPTION = ("Triton launches whose tensor arguments hold no value a kernel not run here wrote also run in Triton's "
-              "interpreter on the CPU (up to {per:g} s each, {total:g} s in all): what host code reads back of their "
-              "outputs is the kernel's")
+              "interpreter on the CPU (up to 64 MiB of tensors and 16384 programs, {per:g} s each, {total:g} s in "
+              "all): what host code reads back of their outputs is the kernel's")
