@@ -336,3 +336,44 @@ def test_triton_runner_leaves_benchmark_shapes_and_grids_alone(tmp_path: Path):
     assert runner.notes()[1:] == [
         "prog.py::copy_kernel: not run in Triton's interpreter (a grid of over 64 programs) (1x)",
         "prog.py::copy_kernel: not run in Triton's interpreter (its tensors hold over 1 MiB) (1x)"]
+
+
+def test_device_indices_sdpa_backends_accelerator_api_and_properties(tmp_path: Path):
+    """What real host code asks that the emulation did not answer: a bare device index (`device=
+    torch.cuda.current_device()`, `x.to(local_rank)`: "Found no NVIDIA driver"), a reference attention under
+    `sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION)` ("No viable backend": the CPU has flash and math only),
+    torch.accelerator's synchronize / current_stream / current_device_index (CUDA errors), torch.cuda.ExternalStream,
+    set_per_process_memory_fraction, and the properties clock_rate / memory_clock_rate / memory_bus_width."""
+    f = _host(tmp_path, '''\
+        import torch
+        import torch.nn.functional as F
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+
+        dev = torch.cuda.current_device()
+        a = torch.zeros(2, device=dev)
+        b = torch.ones(2).to(0)
+        c = torch.ones(2).to(dev, torch.float16)
+        q = torch.randn(1, 2, 16, 8, device="cuda")
+        with sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION):
+            o = F.scaled_dot_product_attention(q, q, q, is_causal=True)
+        with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+            o2 = F.scaled_dot_product_attention(q, q, q)
+            math_after = torch.backends.cuda.math_sdp_enabled()   # (as the context set it)
+        acc = torch.accelerator
+        acc.synchronize()
+        acc.set_device_index(0)
+        with acc.device_index(0):
+            answers = (acc.current_device_index(), acc.current_stream().cuda_stream, acc.get_memory_info()[0] > 0)
+        ext = torch.cuda.ExternalStream(1234)
+        torch.cuda.set_per_process_memory_fraction(0.5)
+        p = torch.cuda.get_device_properties(0)
+        props = (p.clock_rate, p.memory_clock_rate, p.memory_bus_width, p.regs_per_multiprocessor)
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]) as emu:
+        ns = runpy.run_path(str(f))
+    assert [t.device.type for t in (ns["a"], ns["b"], ns["c"])] == ["cpu"] * 3 and ns["c"].dtype == torch.float16
+    assert ns["o"].shape == ns["o2"].shape == (1, 2, 16, 8) and ns["math_after"] is False
+    assert any("math backend" in n for n in emu.notes)
+    assert ns["answers"] == (0, 0, True) and ns["ext"].cuda_stream == 0
+    assert ns["props"] == (1980000, 2619000, 5120, 65536)
+    assert torch.backends.cuda.math_sdp_enabled()

@@ -124,10 +124,13 @@ class DeviceProperties:
         self.max_threads_per_multi_processor = 2048
         self.max_threads_per_block = 1024
         self.warp_size = 32
-        self.regs_per_multiprocessor = 65536
         self.shared_memory_per_block = 48 * 1024
         self.shared_memory_per_block_optin = 227 * 1024
         self.shared_memory_per_multiprocessor = 228 * 1024
+        from .tritonemu import ARCH_LIMITS
+
+        _smem, self.regs_per_multiprocessor, self.clock_rate, self.memory_clock_rate, self.memory_bus_width = \
+            ARCH_LIMITS.get((t.major, t.minor), ARCH_LIMITS[(9, 0)])
         self.uuid = "00000000-0000-0000-0000-000000000000"
         self.pci_bus_id = self.pci_device_id = self.pci_domain_id = 0
         self.gcnArchName = ""
@@ -267,7 +270,9 @@ def _is_cuda_device(d: Any) -> bool:
         return d.type == "cuda"
     if isinstance(d, str):
         return d == "cuda" or d.startswith("cuda:")
-    return False
+    # a bare device index (`device=torch.cuda.current_device()`, `x.to(local_rank)`): torch reads it as the CUDA
+    # device of that index
+    return isinstance(d, int) and not isinstance(d, bool) and d >= 0
 
 
 @dataclass
@@ -478,6 +483,17 @@ def _mode_class(emu: Emulation) -> type:
                 skipped = _uncomputed(emu, func, name, args, kwargs)
                 if skipped is not None:
                     return skipped
+            if name == "scaled_dot_product_attention" and not (torch.backends.cuda.flash_sdp_enabled() or
+                                                               torch.backends.cuda.math_sdp_enabled()):
+                # `with sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION / CUDNN_ATTENTION):` (a test's reference): the
+                # CPU has only the flash and math backends ("No viable backend"): the math one computes it
+                emu.note("scaled_dot_product_attention under CUDA-only backends (efficient, cuDNN): computed by the "
+                         "CPU's math backend")
+                torch.backends.cuda.enable_math_sdp(True)
+                try:
+                    return func(*args, **kwargs)
+                finally:
+                    torch.backends.cuda.enable_math_sdp(False)
             result = func(*args, **kwargs)
             if pin and isinstance(result, torch.Tensor):
                 emu.pinned[id(result)] = result
@@ -724,6 +740,9 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
         "memory_summary": lambda device=None, abbreviated=False: "(emulated: no CUDA memory in use)",
         "mem_get_info": mem_get_info,
         "is_current_stream_capturing": lambda: False,
+        "ExternalStream": lambda stream_ptr=0, device=None, **_kw: FakeStream(),
+        "set_per_process_memory_fraction": _new_noop(),
+        "utilization": lambda device=None: 0,
         # the CUDA generator is the CPU's (the tensors are made on the CPU): its state saved and restored as one
         "get_rng_state": lambda device="cuda": torch.get_rng_state(),
         "set_rng_state": lambda new_state, device="cuda": torch.set_rng_state(new_state),
@@ -775,6 +794,20 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
         return None
 
     out.append((torch.Tensor, "record_stream", record_stream))
+
+    # torch.accelerator (torch 2.6+: what device-agnostic host code calls) asks the driver for most answers
+    acc = getattr(torch, "accelerator", None)
+    if acc is not None:
+        stream = torch.cuda.current_stream()   # (already the emulated stream: _cuda_patches are applied first)
+        total = emu.target.total_memory
+        answers = {"current_device_index": lambda: 0, "current_device_idx": lambda: 0,
+                   "current_stream": lambda device=None: stream, "synchronize": lambda device=None: None,
+                   "set_device_index": lambda device=None: None, "set_device_idx": lambda device=None: None,
+                   "set_stream": lambda stream=None: None, "device_index": lambda device=None: _NullContext(),
+                   "get_memory_info": lambda device=None: (total, total),
+                   "reset_peak_memory_stats": lambda device=None: None,
+                   "reset_accumulated_memory_stats": lambda device=None: None}
+        out += [(acc, name, fn) for name, fn in answers.items() if hasattr(acc, name)]
 
     # custom ops registered for CUDA (`custom_op(.., device_types="cuda")`, `register_kernel("cuda")`,
     # `Library.impl(.., "CUDA")`) serve the emulated tensors, which are on the CPU: the CUDA kernel is registered
