@@ -343,7 +343,7 @@ def test_device_indices_sdpa_backends_accelerator_api_and_properties(tmp_path: P
     torch.cuda.current_device()`, `x.to(local_rank)`: "Found no NVIDIA driver"), a reference attention under
     `sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION)` ("No viable backend": the CPU has flash and math only),
     torch.accelerator's synchronize / current_stream / current_device_index (CUDA errors), torch.cuda.ExternalStream,
-    set_per_process_memory_fraction, and the properties clock_rate / memory_clock_rate / memory_bus_width."""
+    set_per_process_memory_fraction, torch.cuda.random.manual_seed, and the properties clock_rate / memory_clock_rate / memory_bus_width."""
     f = _host(tmp_path, '''\
         import torch
         import torch.nn.functional as F
@@ -366,6 +366,8 @@ def test_device_indices_sdpa_backends_accelerator_api_and_properties(tmp_path: P
             answers = (acc.current_device_index(), acc.current_stream().cuda_stream, acc.get_memory_info()[0] > 0)
         ext = torch.cuda.ExternalStream(1234)
         torch.cuda.set_per_process_memory_fraction(0.5)
+        torch.cuda.random.manual_seed(0)
+        torch.cuda.random.manual_seed_all(0)
         p = torch.cuda.get_device_properties(0)
         props = (p.clock_rate, p.memory_clock_rate, p.memory_bus_width, p.regs_per_multiprocessor)
     ''')

@@ -775,6 +775,12 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
     import torch.serialization
 
     out: list[tuple[Any, str, Any]] = []
+    # torch.cuda.random's own names of the seeding and RNG-state functions torch.cuda re-exports (answered there)
+    import torch.cuda.random as cuda_random
+
+    out += [(cuda_random, name, getattr(torch.cuda, name)) for name in
+            ("manual_seed", "manual_seed_all", "seed", "seed_all", "initial_seed", "get_rng_state", "set_rng_state",
+             "get_rng_state_all", "set_rng_state_all") if hasattr(cuda_random, name)]
 
     # torch.compile: inductor / dynamo ask the CUDA driver ("CUDA driver version is insufficient"). On the GPU the
     # compiled function makes the launches its eager form makes (a ct.launch breaks the graph and runs as is; a
