@@ -332,10 +332,24 @@ def test_triton_runner_leaves_benchmark_shapes_and_grids_alone(tmp_path: Path):
     y = torch.empty_like(small)
     assert runner(kernel, lambda meta: (4096 // meta["BLOCK"],), (small, y, 4096), {"BLOCK": 128})
     assert torch.equal(y, small)
-    assert runner.notes()[0].startswith("Triton's interpreter ran 1 launch(es) on the CPU (")
+    # a constexpr given by position and again as a launch option (a warmup handle's num_stages): the position's
+    y2 = torch.empty_like(small)
+    assert runner(kernel, (32,), (small, y2, 4096, 128), {"BLOCK": 128, "num_warps": 4})
+    assert torch.equal(y2, small)
+    assert runner.notes()[0].startswith("Triton's interpreter ran 2 launch(es) on the CPU (")
     assert runner.notes()[1:] == [
         "prog.py::copy_kernel: not run in Triton's interpreter (a grid of over 64 programs) (1x)",
         "prog.py::copy_kernel: not run in Triton's interpreter (its tensors hold over 1 MiB) (1x)"]
+    # a launch on course to pass its time limit is stopped after its first programs, not at the limit
+    slow = TritonRunner(Emu(), per_launch_s=0.3, max_programs=1 << 20)
+    big = torch.randn(1 << 16)
+    import time
+
+    t0 = time.monotonic()
+    assert not slow(kernel, (1 << 12,), (big, torch.empty_like(big), big.numel()), {"BLOCK": 16})
+    assert time.monotonic() - t0 < 0.3
+    assert slow.notes() == ["prog.py::copy_kernel: not run in Triton's interpreter (Triton's interpreter stopped: "
+                            "would run past 0.3 s) (1x)"]
 
 
 def test_device_indices_sdpa_backends_accelerator_api_and_properties(tmp_path: Path):

@@ -72,8 +72,8 @@ class Options:
     log_dir: Path | None = None          # pytest's own output per test file
     scripts: list[str] = field(default_factory=list)   # host programs run as __main__ (files or directories)
     live: bool = False                   # on a GPU: launches run for real after being recorded (no emulation)
-    triton_run_s: float = 5.0            # emulated: Triton launches also run in Triton's interpreter, up to S s each
-    triton_run_total_s: float = 120.0    # ... and this long in all (0 either: none run; tritonrun.py)
+    triton_run_s: float = 2.0            # emulated: Triton launches also run in Triton's interpreter, up to S s each
+    triton_run_total_s: float = 60.0     # ... and this long in all (0 either: none run; tritonrun.py)
     say: Callable[[str], None] = print
 
 

@@ -111,9 +111,9 @@ def register(sub: Any, fmt: type) -> None:
                          "runs, and autotuners time for real, so launches whose constants come from another "
                          "kernel's autotuned winner (a split-K factor) are the ones the GPU makes; port the capture "
                          "on any machine")
-    cc.add_argument("--triton-run", type=float, default=5.0, metavar="S",
+    cc.add_argument("--triton-run", type=float, default=2.0, metavar="S",
                     help="emulated: each Triton launch whose inputs no kernel not run here wrote also runs in "
-                         "Triton's interpreter on the CPU, up to S seconds (default 5; 120 s in all; 0: none), so "
+                         "Triton's interpreter on the CPU, up to S seconds (default 2; 60 s in all; 0: none), so "
                          "host code reading its output back (MoE counts sizing the next launches) reads the "
                          "kernel's values")
     cc.add_argument("--log-dir", metavar="DIR", help="write pytest's own output per test file here")

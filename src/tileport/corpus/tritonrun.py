@@ -11,7 +11,8 @@ tensors are on the CPU already. So after a Triton launch is recorded it is also 
   raw-pointer interpreter could also crash the process);
 - its tensors' storages hold at most ``max_bytes`` and its grid has at most ``max_programs`` programs (benchmark
   shapes would take the interpreter minutes), and it finishes within ``per_launch_s`` (checked at each program the
-  interpreter starts), the capture's interpreter time staying within ``total_s``.
+  interpreter starts; one on course to pass it is stopped after its first programs), the capture's interpreter time
+  staying within ``total_s``.
 
 A launch that is not run, or stops (an op the interpreter lacks, the time limit), leaves its tensors as they are and
 they count as kernel-written (``Emulation.kernel_args``); why is counted per kernel in ``notes``.
@@ -115,8 +116,8 @@ class TritonRunner:
     emu: Any                       # cudaemu.Emulation
     per_launch_s: float = 5.0
     total_s: float = 120.0
-    max_bytes: int = 64 << 20      # a launch whose tensors' storages hold more is not run
-    max_programs: int = 16384      # ... nor one of more programs
+    max_bytes: int = 16 << 20      # a launch whose tensors' storages hold more is not run
+    max_programs: int = 4096       # ... nor one of more programs
     spent: float = 0.0
     ran: int = 0
     #: "FILE::KERNEL: why not run" → count
@@ -150,12 +151,23 @@ class TritonRunner:
         fn = self._interpreted.get(id(jit))
         if fn is None:
             fn = self._interpreted[id(jit)] = ti.InterpretedFunction(jit.fn)
+        # a parameter given by position and again among the launch's options (a warmup handle's `num_stages`
+        # constexpr, Triton's launch option of that name too): the position's
+        by_position = set(getattr(jit, "arg_names", [])[:len(args)])
+        kwargs = {k: v for k, v in kwargs.items() if k not in by_position}
         builder = ti.interpreter_builder
         set_idx = builder.set_grid_idx
-        deadline = time.monotonic() + self.per_launch_s
+        start = time.monotonic()
+        deadline = start + self.per_launch_s
+        started = [0]
 
         def checked(*a: Any) -> Any:
-            if time.monotonic() > deadline:
+            # past the limit, or (from the 4th program on) on course to pass it: stopped early, not at the limit
+            now = time.monotonic()
+            started[0] += 1
+            course = programs is not None and started[0] > 3 and \
+                start + (now - start) / (started[0] - 1) * programs > deadline
+            if now > deadline or course:
                 raise _Deadline()
             return set_idx(*a)
 
@@ -190,7 +202,7 @@ class TritonRunner:
             cause = exc.__cause__ if exc.__cause__ is not None else exc
             if type(cause).__name__ == "TestTimeout":   # the test's own limit (capture.TestTimeout): its to raise
                 raise cause from None
-            why = (f"ran past {self.per_launch_s:g} s" if isinstance(cause, _Deadline) else
+            why = (f"would run past {self.per_launch_s:g} s" if isinstance(cause, _Deadline) else
                    _first_line(cause) if isinstance(cause, _OutOfBounds) else
                    f"{type(cause).__name__}: {_first_line(cause)}")
             return self._skip(name, f"Triton's interpreter stopped: {why}")
@@ -247,5 +259,5 @@ def _first_line(exc: BaseException) -> str:
 
 
 ASSUMPTION = ("Triton launches whose tensor arguments hold no value a kernel not run here wrote also run in Triton's "
-              "interpreter on the CPU (up to 64 MiB of tensors and 16384 programs, {per:g} s each, {total:g} s in "
+              "interpreter on the CPU (up to 16 MiB of tensors and 4096 programs, {per:g} s each, {total:g} s in "
               "all): what host code reads back of their outputs is the kernel's")
