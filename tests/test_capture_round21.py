@@ -393,3 +393,67 @@ def test_device_indices_sdpa_backends_accelerator_api_and_properties(tmp_path: P
     assert ns["answers"] == (0, 0, True) and ns["ext"].cuda_stream == 0
     assert ns["props"] == (1980000, 2619000, 5120, 65536)
     assert torch.backends.cuda.math_sdp_enabled()
+
+
+DIST = '''\
+import os
+import subprocess
+import sys
+
+import cuda.tile as ct
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+
+
+@ct.kernel
+def scale_kernel(x, out, B: ct.Constant[int]):
+    ct.store(out, (ct.bid(0),), ct.load(x, (ct.bid(0),), (B,)) * 2)
+
+
+def step(rank, n):
+    x = torch.ones(n, device=f"cuda:{rank}")
+    out = torch.empty_like(x)
+    ct.launch(torch.cuda.current_stream(), (n // 16,), scale_kernel, (x, out, 16))
+    dist.all_reduce(out)
+
+
+if __name__ == "__main__":
+    os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", "29561"
+    dist.init_process_group("nccl", world_size=1, rank=0, device_id=torch.device("cuda", 0))
+    step(0, 64)
+    backend = dist.get_backend()
+    dist.destroy_process_group()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+'''
+
+
+def test_nccl_groups_one_process_spawn_and_child_processes(tmp_path: Path):
+    """A one-process NCCL group of a test ("ProcessGroupNCCL is only supported with GPUs"): on gloo, which takes
+    the emulated CPU tensors; torch.multiprocessing.spawn of one process (a world size from device_count()): its
+    function runs here as rank 0 and its launches are recorded (a child process ran without the emulation: "Found no
+    NVIDIA driver"); a child process the host code starts is listed with its line (its launches are not recorded)."""
+    root = tmp_path / "tp"
+    root.mkdir()
+    (root / "run.py").write_text(DIST)
+    (root / "spawned.py").write_text(DIST.split("if __name__")[0] + textwrap.dedent('''\
+        def worker(rank, n):
+            os.environ["MASTER_ADDR"], os.environ["MASTER_PORT"] = "127.0.0.1", "29562"
+            dist.init_process_group("nccl", world_size=1, rank=rank)
+            step(rank, n)
+            dist.destroy_process_group()
+
+
+        if __name__ == "__main__":
+            mp.spawn(worker, args=(32,), nprocs=1, join=True)
+        '''))
+    index = run(Options(root=root, tests=[], scripts=["."], out=tmp_path / "out", target=TARGETS["h200"],
+                        timeout_s=120, say=lambda s: None))
+    assert [tf["outcomes"] for tf in index["test_files"]] == [{"ran": 1}, {"ran": 1}], index["test_files"]
+    assert sorted((r["file"], r["launches"]) for r in index["kernels"]) == [("run.py", 1), ("spawned.py", 1)]
+    assert any(n.startswith("torch.distributed: NCCL process groups run on gloo") for n in index["notes"])
+    assert any(n.startswith("torch.multiprocessing.spawn of one process") for n in index["notes"])
+    (started,) = index["child_processes"]
+    assert started["started"].startswith("run.py:29: a child process (python") and started["count"] == 1
+    text = "\n".join(summary_lines(index))
+    assert "child processes the host code started (1 place(s))" in text

@@ -548,9 +548,12 @@ def run(opts: Options) -> dict:
     if session.triton_runner is not None:
         notes += session.triton_runner.notes()
     index = _write(session, results, found, emu.refused, notes, opts, time.monotonic() - t0, assumed)
-    reads = getattr(emu, "output_reads", {})
-    if reads:   # (written after: _write's index is the file's, this key added to both)
+    reads, children = getattr(emu, "output_reads", {}), getattr(emu, "children", {})
+    if reads:   # (written after: _write's index is the file's, these keys added to both)
         index["kernel_output_reads"] = [{"read": k, "count": c} for k, c in sorted(reads.items())]
+    if children:
+        index["child_processes"] = [{"started": k, "count": c} for k, c in sorted(children.items())]
+    if reads or children:
         (opts.out / "index.json").write_text(json.dumps(index, indent=1) + "\n")
     return index
 
@@ -887,6 +890,12 @@ def summary_lines(index: dict) -> list[str]:
         lines.append(f"launch refused by the launch itself, raised in the host code ({e['count']}x): {e['error']}")
     for a in index["refused_allocations"]:
         lines.append(f"allocation refused: {a}")
+    children = index.get("child_processes", [])
+    if children:
+        lines.append(f"child processes the host code started ({len(children)} place(s)): they run outside the "
+                     "capture's emulation, so kernels they launch are not recorded (run their host code itself, "
+                     "--script, to capture it):")
+        lines += [f"  {r['started']} ({r['count']}x)" for r in children[:10]]
     reads = index.get("kernel_output_reads", [])
     if reads:
         lines.append(f"host code read values of tensors kernels were given ({len(reads)} place(s)): no kernel ran "

@@ -298,6 +298,8 @@ class Emulation:
     kernel_storages: Any = field(default_factory=lambda: __import__("weakref").WeakValueDictionary())
     #: the host code's reads of such values (`.item()`, `.tolist()`, `int(t)`, `if t:`): "FILE:LINE: how" → count
     output_reads: dict[str, int] = field(default_factory=dict)
+    #: child processes the host code started (their launches are not recorded): "FILE:LINE: how" → count
+    children: dict[str, int] = field(default_factory=dict)
 
     def kernel_args(self, values: Any) -> None:
         """A launch was given ``values`` (its arguments): their tensors' storages hold what the kernel writes."""
@@ -800,6 +802,82 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
         return None
 
     out.append((torch.Tensor, "record_stream", record_stream))
+
+    # torch.distributed: NCCL needs GPUs ("ProcessGroupNCCL is only supported with GPUs"); a one-process group of a
+    # test (tensor-parallel layers at world size 1) runs on gloo, which takes the CPU tensors
+    if torch.distributed.is_available():
+        import torch.distributed.distributed_c10d as c10d
+
+        init_pg, new_group = c10d.init_process_group, c10d.new_group
+
+        def on_gloo(backend: Any) -> Any:
+            if backend is None or "nccl" in str(backend).lower():
+                emu.note("torch.distributed: NCCL process groups run on gloo (the tensors are on the CPU)")
+                return "gloo"
+            return backend
+
+        def init_process_group(backend: Any = None, *a: Any, **kw: Any) -> Any:
+            if _is_cuda_device(kw.get("device_id")):
+                kw.pop("device_id")
+            return init_pg(on_gloo(backend), *a, **kw)
+
+        def new_group_gloo(ranks: Any = None, timeout: Any = None, backend: Any = None, *a: Any, **kw: Any) -> Any:
+            if _is_cuda_device(kw.get("device_id")):
+                kw.pop("device_id")
+            return new_group(ranks, timeout, on_gloo(backend), *a, **kw)
+
+        functools.update_wrapper(init_process_group, init_pg)
+        functools.update_wrapper(new_group_gloo, new_group)
+        out += [(mod, name, fn) for mod in (torch.distributed, c10d)
+                for name, fn in (("init_process_group", init_process_group), ("new_group", new_group_gloo))]
+
+    # a child process the host code starts (subprocess, multiprocessing, torch.multiprocessing.spawn) runs outside
+    # the emulation: "Found no NVIDIA driver" there, and its launches are not recorded; each start is counted by
+    # the host code's line (``children``)
+    import multiprocessing.process
+    import subprocess
+
+    popen_init, process_start = subprocess.Popen.__init__, multiprocessing.process.BaseProcess.start
+
+    def child(how: str) -> None:
+        where = emu.host_line()
+        if where != "?":
+            key = f"{where}: {how}"
+            emu.children[key] = emu.children.get(key, 0) + 1
+
+    def popen(self: Any, args: Any, *a: Any, **kw: Any) -> None:
+        words = [args] if isinstance(args, (str, bytes, os.PathLike)) else list(args)
+        name = os.path.basename(os.fsdecode(words[0]).split()[0]) if words and words[0] else "?"
+        child(f"a child process ({name}, subprocess)")
+        popen_init(self, args, *a, **kw)
+
+    def start(self: Any) -> None:
+        child("a child process (multiprocessing)")
+        process_start(self)
+
+    functools.update_wrapper(popen, popen_init)
+    out += [(subprocess.Popen, "__init__", popen), (multiprocessing.process.BaseProcess, "start", start)]
+
+    # torch.multiprocessing.spawn of one process (a test's world size from device_count(), 1 here) runs its function
+    # in this process, as rank 0, so that its launches are recorded; more processes are children (above)
+    import torch.multiprocessing as tmp
+
+    for owner in {tmp, sys.modules.get("torch.multiprocessing.spawn", tmp)}:
+        for name in ("spawn", "start_processes"):
+            orig = getattr(owner, name, None)
+            if orig is None:
+                continue
+
+            def in_process(fn: Any, args: tuple = (), nprocs: int = 1, join: bool = True, *a: Any,
+                           _orig: Any = orig, **kw: Any) -> Any:
+                if nprocs == 1 and join:
+                    emu.note("torch.multiprocessing.spawn of one process: its function ran in this process, rank 0")
+                    fn(0, *args)
+                    return None
+                return _orig(fn, args, nprocs, join, *a, **kw)
+
+            functools.update_wrapper(in_process, orig)
+            out.append((owner, name, in_process))
 
     # torch.accelerator (torch 2.6+: what device-agnostic host code calls) asks the driver for most answers
     acc = getattr(torch, "accelerator", None)
