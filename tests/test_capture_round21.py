@@ -196,6 +196,7 @@ def test_host_code_reading_a_kernels_output_back_is_told_with_its_line(tmp_path:
 
 def test_a_pytest_approx_mismatch_counts_as_a_numeric_check():
     assert _classify("assert 1.726e+28 == 3.5 ± 0.001").startswith("numeric check failed")
+    assert _classify("AssertionError: \nNot equal to tolerance rtol=1e-07, atol=0").startswith("numeric check failed")
     assert _classify("assert 3 == 4") == "assert 3 == 4"
 
 
@@ -457,3 +458,31 @@ def test_nccl_groups_one_process_spawn_and_child_processes(tmp_path: Path):
     assert started["started"].startswith("run.py:29: a child process (python") and started["count"] == 1
     text = "\n".join(summary_lines(index))
     assert "child processes the host code started (1 place(s))" in text
+
+
+def test_torch_c_stream_setters_and_a_librarys_own_child_processes(tmp_path: Path):
+    """PyTorch's test harness (`instantiate_device_type_tests`' CudaNonDefaultStream) sets streams through
+    torch._C._cuda_setStream directly ("CUDA driver version is insufficient": every CUDA test of the class failed
+    before its launches); a child process a library starts as the host code imports it (`platform` running uname)
+    is not the host code's and not listed, the host's own is."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "helper_lib.py").write_text("import subprocess, sys\nsubprocess.run([sys.executable, '-c', 'pass'])\n")
+    f = _host(tmp_path, f'''\
+        import subprocess
+        import sys
+        import torch
+
+        sys.path.insert(0, {str(lib)!r})
+        import helper_lib  # noqa: F401  (its own child process)
+
+        s = torch.cuda.Stream()
+        torch._C._cuda_setStream(stream_id=s.stream_id, device_index=s.device_index, device_type=s.device_type)
+        torch._C._cuda_setDevice(0)
+        dev = torch._C._cuda_getDevice()
+        subprocess.run([sys.executable, "-c", "pass"])
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]) as emu:
+        ns = runpy.run_path(str(f))
+    assert ns["dev"] == 0
+    assert list(emu.children) == ["prog.py:12: a child process (" + list(emu.children)[0].split("(")[1]]

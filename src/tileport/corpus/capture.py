@@ -339,7 +339,8 @@ def _classify(msg: str) -> str:
 
     m = _short(msg)
     if any(w in msg for w in ("DID NOT MATCH", "Mismatched elements", "not close", "allclose: False",
-                              "Output mismatch")) or re.search(r"^assert .* == .* ± ", m):   # (pytest.approx)
+                              "Output mismatch", "Not equal to tolerance", "Arrays are not almost equal")) or \
+            re.search(r"^assert .* == .* ± ", m):   # (pytest.approx)
         return "numeric check failed (expected: the kernel was recorded, not run)"
     m = re.sub(r"0x[0-9a-f]+", "0x..", m)
     m = re.sub(r"\btensor\(.*", "tensor(...)", m)
