@@ -1334,12 +1334,12 @@ class Emitter:
             raise self.refuse(st, self._construct_for_call(self.ct(st.value.func)),
                               f"call `{self.text(st.value.func)}(...)` as a statement")
         elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Tuple) and \
-                isinstance(st.value, ast.Tuple) and len(st.value.elts) == len(st.targets[0].elts) and \
-                all(isinstance(n, ast.Name) for n in st.targets[0].elts) and \
-                not {n.id for n in st.targets[0].elts} & {n.id for e in st.value.elts for n in walk_nodes(e)
-                                                         if isinstance(n, ast.Name)}:
+                _unpacks(st.targets[0], st.value) and \
+                not {n.id for n in walk_nodes(st.targets[0]) if isinstance(n, ast.Name)} & \
+                {n.id for n in walk_nodes(st.value) if isinstance(n, ast.Name)}:
             # `x1, x2 = x` in a helper given a tuple `(a, b)` for x (the tuple stands where x is read, after
-            # resolve's tuple-assign ran): one assignment per name, as Python unpacks it
+            # resolve's tuple-assign ran), `(m, s), n = state` given `((a, b), c)`: one assignment per name (an
+            # inner tuple in turn), as Python unpacks it
             self.stmts([ast.copy_location(ast.Assign([t], v), st) for t, v in zip(st.targets[0].elts,
                                                                                  st.value.elts)], indent, nested)
         elif isinstance(st, ast.Assign) and isinstance(st.targets[0], ast.Tuple) and isinstance(st.value, ast.Call):
@@ -3178,12 +3178,11 @@ class Emitter:
             raise self.refuse(node, "assign", f"unknown name {node.id!r}" + (
                 f" in {self.inlining[-1]}() (a helper reads its parameters and module names; a local of the "
                 "function it is defined in, a closure, is not carried in)" if self.inlining else ""))
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Tuple) and \
-                all(isinstance(e, (ast.Name, ast.Constant)) for e in node.value.elts) and \
-                isinstance(k := _literal(node.slice), int) and -len(node.value.elts) <= k < len(node.value.elts):
+        if isinstance(node, ast.Subscript) and isinstance(item := _tuple_item(node), (ast.Name, ast.Constant)):
             # `(pair_0, pair_1)[0]`: a tuple of names indexed in place (a helper's tuple parameter, `p[0]`, given a
-            # tuple resolve split into names): that element, as cuTile Python reads the aggregate's item
-            return self.expr(node.value.elts[k], want_name)
+            # tuple resolve split into names; `((s_0_0, s_0_1), s_1)[0][1]` of a nested one): that element, as
+            # cuTile Python reads the aggregate's item
+            return self.expr(item, want_name)
         lit = _literal(node)
         if isinstance(lit, float) and not math.isfinite(lit):   # `-math.inf` (a module float resolve inlined):
             # cuTile Python's folded constant, as `float('-inf')` is
@@ -7140,6 +7139,31 @@ def singleton_stride_div(dtype: str) -> int:
     axis of static extent 1: 16 bytes in elements (f32: 4, bf16: 8), 1 where an element does not divide 16 bytes.
     The stride is never multiplied by an index other than 0 there, so the fact holds whatever the launch passes."""
     return max(1, 16 // ELEMENT_BYTES[dtype])
+
+
+def _tuple_item(node: ast.expr) -> ast.expr | None:
+    """``(a, b)[k]``, ``((a, b), c)[0][1]``: the element a chain of literal indices picks from a tuple written out
+    of names and constants (nested tuples of them too); None for anything else."""
+    if isinstance(node, ast.Tuple):
+        return node if all(isinstance(e, (ast.Name, ast.Constant)) or
+                           (isinstance(e, ast.Tuple) and _tuple_item(e) is e) for e in node.elts) else None
+    if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
+        return None
+    outer = _tuple_item(node.value)
+    k = _literal(node.slice)
+    if not isinstance(outer, ast.Tuple) or not isinstance(k, int) or isinstance(k, bool) or \
+            not -len(outer.elts) <= k < len(outer.elts):
+        return None
+    return outer.elts[k]
+
+
+def _unpacks(target: ast.expr, value: ast.expr) -> bool:
+    """``target`` (names, tuples of them) unpacks ``value`` element by element: each tuple of the target stands
+    where the value has a tuple written out of its width."""
+    if isinstance(target, ast.Name):
+        return True
+    return isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and \
+        len(target.elts) == len(value.elts) and all(_unpacks(t, v) for t, v in zip(target.elts, value.elts))
 
 
 def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_names: set[str],

@@ -161,7 +161,10 @@ REWRITES: tuple[Rewrite, ...] = (
             "as cuTile Python does; a re-binding is the tuple assignment `state_0, state_1 = ..`, carried by loops "
             "and branches element by element), `pair[k]` that name, other reads the tuple of the names; a name bound "
             "to a helper's results read other than by a literal index (`parts = split3(t)`, then `parts[1:]`): "
-            "`parts_0, parts_1, parts_2 = split3(t)`, then the same"),
+            "`parts_0, parts_1, parts_2 = split3(t)`, then the same; a tuple nested in one (`state = ((m, l), n)`, "
+            "carried by a loop, `state = step(state, t)` of a helper returning `(m, l), n`): one name per leaf "
+            "(`state_0_0`, `state_0_1`, `state_1`), a re-binding unpacked by the nesting (`(state_0_0, state_0_1), "
+            "state_1 = ..`), `state[0]` the tuple of its leaves' names"),
     Rewrite("tuple-fold", "a tuple written out (a module tuple, a tuple name's elements, a helper's `*args`) "
             "indexed or sliced by literals (`BM, BN = TILES[:2]`, `ts[1:]`, `p[-1]`), starred in a tuple or a call "
             "(`(*row, 0)`, `f(*pair, x)`), counted (`len(ts)`), joined (`BASE + (BN,)`, `(pid,) + (0,)`); "
@@ -2563,7 +2566,16 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
         for st in block:
             if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
                 bindings.setdefault(st.targets[0].id, []).append(st)
-    width: dict[str, int] = {}
+    def nesting(e: ast.AST) -> object:   # `((a, b), c)` → ((None, None), None); None: no tuple written out
+        return tuple(nesting(x) for x in e.elts) if isinstance(e, ast.Tuple) and \
+            not any(isinstance(x, ast.Starred) for x in e.elts) else None
+
+    def merged(a: object, b: object) -> object:   # two bindings' nestings: a part that differs in width is one value
+        if a is None or b is None:
+            return a if b is None else b
+        return tuple(merged(x, y) for x, y in zip(a, b)) if len(a) == len(b) else None
+
+    shapes: dict[str, tuple] = {}
     for name, sts in bindings.items():
         tuples = {len(st.value.elts) for st in sts if isinstance(st.value, ast.Tuple)}
         if name in inlined or name in params or len(sts) != stores.get(name) or len(tuples) != 1 or \
@@ -2572,11 +2584,29 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
                 not all(isinstance(st.value, ast.Tuple) or (len(sts) > 1 and isinstance(st.value, ast.Call) and
                                                             isinstance(st.value.func, ast.Name)) for st in sts):
             continue
-        width[name] = tuples.pop()
-    split: dict[str, list[str]] = {}
-    for name in width:
-        names = [fresh_name(f"{name}_{k}", taken, "_") for k in range(width[name])]
-        split[name] = names
+        shape: object = None
+        for st in sts:
+            shape = merged(shape, nesting(st.value))
+        shapes[name] = shape   # (a tuple nested in it is split too: `state = ((m, l), n)`, one name per leaf)
+
+    def leaves(stem: str, shape: object) -> object:   # the names of a nesting's leaves, nested alike
+        if shape is None:
+            return fresh_name(stem, taken, "_")
+        return tuple(leaves(f"{stem}_{k}", sub) for k, sub in enumerate(shape))
+
+    def spelled(tree: object, ctx: ast.expr_context, where: ast.AST, outer: bool = True) -> ast.expr:
+        # (a read marked rewritten as a whole, as a binding's target is not)
+        node = ast.Name(tree, ctx) if isinstance(tree, str) else \
+            ast.Tuple([spelled(t, ctx, where, False) for t in tree], ctx)
+        node = ast.copy_location(node, where)
+        return _mark(node) if outer and isinstance(ctx, ast.Load) else node
+
+    def bound_once(tree: object, value: ast.expr, st: ast.stmt) -> list[ast.stmt]:   # in order, where it was
+        if isinstance(tree, tuple) and isinstance(value, ast.Tuple):
+            return [b for t, e in zip(tree, value.elts) for b in bound_once(t, e, st)]
+        return [_mark(ast.copy_location(ast.Assign([spelled(tree, ast.Store(), value)], value), st))]
+
+    split: dict[str, tuple] = {name: leaves(name, shape) for name, shape in shapes.items()}
     for owner, part, block in statement_blocks(fn):
         out: list[ast.stmt] = []
         for st in block:
@@ -2585,33 +2615,38 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
             if name not in split:
                 out.append(st)
             elif len(bindings[name]) == 1:   # made once: each element bound in order where the tuple was
-                out.extend(_mark(ast.copy_location(ast.Assign([ast.copy_location(ast.Name(elt, ast.Store()), e)],
-                                                              e), st)) for elt, e in zip(split[name], st.value.elts))
+                out.extend(bound_once(split[name], st.value, st))
             else:   # re-bound: all at once (`s_0, s_1 = s_1, s_0` reads the old values), or a helper's results
-                target = ast.copy_location(ast.Tuple([ast.copy_location(ast.Name(elt, ast.Store()), st.targets[0])
-                                                      for elt in split[name]], ast.Store()), st.targets[0])
+                target = spelled(split[name], ast.Store(), st.targets[0])
                 out.append(_mark(ast.copy_location(ast.Assign([target], st.value), st)))
         setattr(owner, part, out)
     if not split:
         return
 
+    def tree_of(node: ast.AST) -> object:   # `pair`, `pair[k]`, `state[0][1]` (literal k): the names' tree it reads
+        if isinstance(node, ast.Name):
+            return split.get(node.id)
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            tree = tree_of(node.value)
+            try:
+                k = ast.literal_eval(node.slice)
+            except ValueError:
+                k = None
+            if isinstance(tree, tuple) and isinstance(k, int) and not isinstance(k, bool) and \
+                    -len(tree) <= k < len(tree):
+                return tree[k]
+        return None
+
     class Read(ast.NodeTransformer):
         def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
-            if isinstance(node.value, ast.Name) and node.value.id in split and isinstance(node.ctx, ast.Load):
-                try:
-                    k = ast.literal_eval(node.slice)
-                except ValueError:
-                    k = None
-                elts = split[node.value.id]
-                if isinstance(k, int) and not isinstance(k, bool) and -len(elts) <= k < len(elts):
-                    return _mark(ast.copy_location(ast.Name(elts[k], ast.Load()), node))
+            if isinstance(node.ctx, ast.Load) and (tree := tree_of(node)) is not None:
+                return spelled(tree, ast.Load(), node)
             self.generic_visit(node)
             return node
 
         def visit_Name(self, node: ast.Name) -> ast.AST:
             if node.id in split and isinstance(node.ctx, ast.Load):
-                return _mark(ast.copy_location(ast.Tuple([ast.copy_location(ast.Name(e, ast.Load()), node)
-                                                          for e in split[node.id]], ast.Load()), node))
+                return spelled(split[node.id], ast.Load(), node)
             return node
 
     Read().visit(fn)
