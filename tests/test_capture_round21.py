@@ -486,3 +486,28 @@ def test_torch_c_stream_setters_and_a_librarys_own_child_processes(tmp_path: Pat
         ns = runpy.run_path(str(f))
     assert ns["dev"] == 0
     assert list(emu.children) == ["prog.py:12: a child process (" + list(emu.children)[0].split("(")[1]]
+
+
+def test_reads_follow_small_results_only(tmp_path: Path):
+    """Results computed from a kernel's output are followed up to 65536 elements (what host code sizes launches
+    by is small; a large result is a comparison's, and following every op doubled the emulation's cost per op):
+    `big.max().item()` is a read of the kernel's output, `(big * 2).max().item()` is not followed."""
+    f = _host(tmp_path, '''\
+        import torch
+
+        big = torch.zeros(1 << 17, device="cuda")
+        small = torch.zeros(8, device="cuda")
+
+
+        def reads():
+            a = big.max().item()
+            b = (big * 2).max().item()
+            c = int((small + 1).sum())
+            return a, b, c
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]) as emu:
+        ns = runpy.run_path(str(f))
+        emu.kernel_args((ns["big"], ns["small"]))
+        ns["reads"]()
+    assert sorted(emu.output_reads) == ["prog.py:10: int() of a tensor a kernel launch was given",
+                                        "prog.py:8: .item() of a tensor a kernel launch was given"]

@@ -37,8 +37,8 @@
   saved on a GPU) to the CPU; autocast on ``"cuda"`` is the CPU's autocast (so a region's dtypes reach the kernels'
   arguments as on the GPU); ``Tensor.record_stream`` of an emulated stream does nothing; ``pin_memory()`` tensors
   answer ``is_pinned()``;
-* the tensors a launch is given (``kernel_args``), and tensors computed from them, are what the kernels (not run)
-  would write: the host code's reads of their values (``.item()``, ``.tolist()``, ``int(t)``, a truth test) are
+* the tensors a launch is given (``kernel_args``), and tensors of up to ``FOLLOWED_ELEMENTS`` computed from them,
+  are what the kernels (not run) would write: the host code's reads of their values (``.item()``, ``.tolist()``, ``int(t)``, a truth test) are
   counted by file:line in ``output_reads`` — launches sized or decided by them may differ from the GPU's.
 
 Everything is restored on exit. ``Emulation.notes`` lists what was answered, for the caller to print.
@@ -301,6 +301,10 @@ class Emulation:
     #: child processes the host code started (their launches are not recorded): "FILE:LINE: how" → count
     children: dict[str, int] = field(default_factory=dict)
 
+    #: set at the first launch: from then on, tensors computed from kernel outputs are followed (the torch function
+    #: mode's cost per op, doubled by it, is paid only by host code that launches)
+    tracking: bool = False
+
     def kernel_args(self, values: Any) -> None:
         """A launch was given ``values`` (its arguments): their tensors' storages hold what the kernel writes."""
         for t in _tensors(list(values)):
@@ -311,16 +315,28 @@ class Emulation:
             ptr = t.untyped_storage().data_ptr()
         except Exception:  # noqa: BLE001 — a tensor without storage (meta, a subclass)
             return
-        if ptr:
+        if ptr and ptr not in self.kernel_storages:   # (a view of a tainted storage: already so)
             self.kernel_storages[ptr] = t
+            self.tracking = True
+
+    def _from_tainted(self, args: tuple, kwargs: dict) -> bool:
+        """Is a tensor among an op's arguments (or in a list / tuple of them) one a kernel wrote?"""
+        import torch
+
+        for a in (*args, *kwargs.values()) if kwargs else args:
+            if isinstance(a, torch.Tensor):
+                if self._tainted(a):
+                    return True
+            elif isinstance(a, (list, tuple)) and any(isinstance(t, torch.Tensor) and self._tainted(t) for t in a):
+                return True
+        return False
 
     def _tainted(self, t: Any) -> bool:
         try:
             ptr = t.untyped_storage().data_ptr()
         except Exception:  # noqa: BLE001
             return False
-        held = self.kernel_storages.get(ptr) if ptr else None
-        return held is not None and held.untyped_storage().data_ptr() == ptr
+        return bool(ptr) and self.kernel_storages.get(ptr) is not None
 
     def read_back(self, how: str) -> None:
         """The host code read a kernel's output (``how``): noted with the host code's line."""
@@ -400,6 +416,10 @@ def installed_code_roots() -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+#: results of at most this many elements computed from a kernel's output are followed (Emulation.kernel_args): what
+#: host code sizes launches by is small (counts, offsets, totals); a large result is a comparison's or a reference's
+FOLLOWED_ELEMENTS = 1 << 16
+
 #: the share of the machine's memory the capture's process may hold (Emulation.max_rss_bytes)
 RSS_SHARE = 0.7
 #: results at least this large are followed by a check of the process's resident memory
@@ -471,7 +491,7 @@ def _mode_class(emu: Emulation) -> type:
                 return args[0]
             if func in pinned_fns:
                 return emu.pinned.get(id(args[0])) is args[0]
-            reads = bool(emu.kernel_storages) and func in read_fns
+            reads = emu.tracking and func in read_fns
             if reads and args and isinstance(args[0], torch.Tensor) and emu._tainted(args[0]) and emu.from_host():
                 emu.read_back(read_fns[func])
             pin = bool(kwargs.get("pin_memory"))
@@ -512,8 +532,8 @@ def _mode_class(emu: Emulation) -> type:
             result = func(*args, **kwargs)
             if pin and isinstance(result, torch.Tensor):
                 emu.pinned[id(result)] = result
-            if emu.kernel_storages and not reads and isinstance(result, torch.Tensor) and \
-                    any(emu._tainted(t) for t in _tensors(list(args)) + _tensors(list(kwargs.values()))):
+            if emu.tracking and not reads and isinstance(result, torch.Tensor) and \
+                    result.numel() <= FOLLOWED_ELEMENTS and emu._from_tainted(args, kwargs):
                 emu._taint(result)   # computed from a kernel's output (counts.sum(), idx.cpu(), x[mask])
             if emu.max_rss_bytes > 0 and isinstance(result, torch.Tensor) and \
                     result.numel() * result.element_size() >= LARGE_RESULT_BYTES:
