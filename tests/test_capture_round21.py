@@ -15,6 +15,7 @@ torch = pytest.importorskip("torch", reason="tileport corpus capture drives torc
 
 from tileport.corpus.capture import Options, _classify, run, summary_lines  # noqa: E402
 from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
+from tileport.errors import InputError  # noqa: E402
 
 
 def _host(tmp_path: Path, text: str) -> Path:
@@ -511,3 +512,42 @@ def test_reads_follow_small_results_only(tmp_path: Path):
         ns["reads"]()
     assert sorted(emu.output_reads) == ["prog.py:10: int() of a tensor a kernel launch was given",
                                         "prog.py:8: .item() of a tensor a kernel launch was given"]
+
+
+def test_a_script_with_required_arguments(tmp_path: Path):
+    """An argparse script whose options are required ran with none and 'exited' with no reason, its launches lost;
+    the reason is said now (argparse's last line, with how to give the arguments), and `--script "run.py --size
+    256"` runs it with them (each given script and argument list once)."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "run.py").write_text(textwrap.dedent('''\
+        import argparse
+        import cuda.tile as ct
+        import torch
+
+
+        @ct.kernel
+        def zero_kernel(x, B: ct.Constant[int]):
+            ct.store(x, (ct.bid(0),), ct.zeros((B,), dtype=x.dtype))
+
+
+        if __name__ == "__main__":
+            p = argparse.ArgumentParser()
+            p.add_argument("--size", type=int, required=True)
+            a = p.parse_args()
+            x = torch.empty(a.size, device="cuda")
+            ct.launch(torch.cuda.current_stream(), (a.size // 64,), zero_kernel, (x, 64))
+        '''))
+    index = run(Options(root=root, tests=[], scripts=["run.py"], out=tmp_path / "o1", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    (tf,) = index["test_files"]
+    assert tf["outcomes"] == {"exited": 1} and list(tf["failures"]) == [
+        'exited with 2: run.py: error: the following arguments are required: --size (give its arguments: '
+        '--script "FILE ARGS")']
+    index = run(Options(root=root, tests=[], scripts=["run.py --size 256", "run.py --size 128"], out=tmp_path / "o2",
+                        target=TARGETS["h200"], timeout_s=60, say=lambda s: None))
+    assert [t["file"] for t in index["test_files"]] == ["run.py --size 256", "run.py --size 128"]
+    (row,) = index["kernels"]
+    assert row["launches"] == 2
+    with pytest.raises(InputError, match="no such file"):
+        run(Options(root=root, tests=[], scripts=["nope.py --size 1"], out=tmp_path / "o3", target=TARGETS["h200"]))

@@ -15,6 +15,7 @@ package layout of the module docstring of ``tileport.corpus`` says what is writt
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -374,9 +375,24 @@ def _test_files(opts: Options) -> list[Path]:
                   lambda d: sorted({*d.rglob("test_*.py"), *d.rglob("*_test.py")}))
 
 
-def _script_files(opts: Options) -> list[Path]:
-    return _files(opts.root, opts.scripts, "--script",
-                  lambda d: (q for q in d.glob("*.py") if not q.name.startswith("_")))
+def script_runs(root: Path, given: list[str]) -> list[tuple[Path, list[str]]]:
+    """(file, argv) of each ``--script``: a file or folder under ``root``, or a file and its arguments
+    (``--script "run.py --size 256"``, split as a shell would: a script whose argparse requires options)."""
+    import shlex
+
+    runs: list[tuple[Path, list[str]]] = []
+    for t in given:
+        path, argv = t, []
+        if not (root / t).exists():
+            try:
+                parts = shlex.split(t)
+            except ValueError:
+                parts = [t]
+            if len(parts) > 1 and (root / parts[0]).is_file():
+                path, argv = parts[0], parts[1:]
+        runs += [(f, argv) for f in _files(root, [path], "--script",
+                                           lambda d: (q for q in d.glob("*.py") if not q.name.startswith("_")))]
+    return runs
 
 
 @contextlib.contextmanager
@@ -464,24 +480,33 @@ def _keep_log(opts: Options, rel: str, text: str) -> None:
         (opts.log_dir / (bounded_name(rel.replace("/", "."), keep="tail") + ".log")).write_text(text)
 
 
-def _run_script(session: Session, f: Path) -> _FileResult:
-    """Run a host program as ``__main__`` (its directory first on sys.path, its own argv) as one 'test'."""
+def _run_script(session: Session, f: Path, argv: list[str] = ()) -> _FileResult:
+    """Run a host program as ``__main__`` (its directory first on sys.path, its own argv: ``argv``) as one
+    'test'."""
     import runpy
+    import shlex
     import traceback
 
     opts = session.opts
-    rel = _relative(opts, f)
+    rel = _relative(opts, f) + ("".join(f" {shlex.quote(a)}" for a in argv))
     res = _FileResult(rel, collected=1)
     session.current_file, session.current = res, rel
     buf = io.StringIO()
     t0 = time.monotonic()
     try:
-        with as_main(f), contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf), \
+        with as_main(f, list(argv)), contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf), \
                 _time_limit(opts.timeout_s):
             runpy.run_path(str(f), run_name="__main__")
         res.outcomes["ran"] += 1
     except SystemExit as exc:
         res.outcomes["ran" if exc.code in (0, None) else "exited"] += 1
+        if exc.code not in (0, None):   # why (argparse's "the following arguments are required: --size")
+            last = next((l.strip() for l in reversed(buf.getvalue().splitlines()) if l.strip()), "")
+            why = exc.code if isinstance(exc.code, str) else last
+            res.failures[_short(f"exited with {exc.code if isinstance(exc.code, int) else 1}"
+                                + (f": {why}" if why else "")
+                                + (" (give its arguments: --script \"FILE ARGS\")" if "usage:" in buf.getvalue()
+                                   else ""), 300)] += 1
     except Exception as exc:  # noqa: BLE001 — the script's own failure: reported with its line, launches kept
         res.outcomes["raised"] += 1
         here = [fr for fr in traceback.extract_tb(exc.__traceback__) if os.path.realpath(fr.filename) == str(f)]
@@ -514,7 +539,7 @@ def run(opts: Options) -> dict:
     if not root.is_dir():
         raise InputError(f"{opts.root}: no such directory")
     opts.root = root
-    files, scripts = _test_files(opts), _script_files(opts)
+    files, scripts = _test_files(opts), script_runs(opts.root, opts.scripts)
     if not files and not scripts:
         raise InputError(f"no test_*.py or *_test.py files under {', '.join(opts.tests)} in {root}" if opts.tests else
                          f"no .py scripts under {', '.join(opts.scripts)} in {root}")
@@ -535,7 +560,8 @@ def run(opts: Options) -> dict:
                 f"{opts.only_backend!r}")
         say(f"{len(files)} test file(s) and {len(scripts)} script(s) under {root}; {len(found)} kernel(s) "
             "found by scanning")
-        runs = [(_run_file, f) for f in files] + [(_run_script, f) for f in scripts]
+        runs = [(_run_file, f) for f in files] + [(functools.partial(_run_script, argv=argv), f)
+                                                  for f, argv in scripts]
         for i, (runner, f) in enumerate(runs, 1):
             res = runner(session, f)
             results.append(res)

@@ -72,7 +72,8 @@ def register(sub: Any, fmt: type) -> None:
                     help="test file or directory under DIR (repeatable; default: tests, unless --script is given)")
     cc.add_argument("--script", action="append", metavar="PATH",
                     help="a host program under DIR run as __main__ (repeatable; a directory: each *.py in it), "
-                         "e.g. Triton's tutorials, which are scripts, not tests")
+                         "e.g. Triton's tutorials, which are scripts, not tests; with its arguments, quoted: "
+                         "--script \"run.py --size 256\"")
     cc.add_argument("--path", action="append", metavar="DIR",
                     help="import root under DIR put first on sys.path (repeatable; default: src when present, then DIR "
                          "itself, as `python -m pytest` run in DIR finds a package at its top)")
@@ -148,7 +149,7 @@ def register(sub: Any, fmt: type) -> None:
 
 def cmd_capture(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from .capture import Options, _files, run, summary_lines
+    from .capture import Options, _files, run, script_runs, summary_lines
     from .cudaemu import GiB, parse_target
 
     root = Path(args.dir)
@@ -161,7 +162,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     from ..inputs import out_dir
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
-    _files(root, args.script or [], "--script", lambda d: ())  # and a --script that is not there (no torch needed)
+    script_runs(root, args.script or [])  # and a --script that is not there (no torch needed)
     _files(root, args.tests or ([] if args.script else ["tests"]), "--tests", lambda d: ())   # and --tests
     # as `python -m pytest` run in DIR (DIR itself importable), with a src/ layout's root first
     paths = args.path if args.path is not None else (["src", "."] if (root / "src").is_dir() else ["."])
