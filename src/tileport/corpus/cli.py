@@ -10,12 +10,16 @@ from typing import Any
 CAPTURE_DESCRIPTION = """\
 Runs the corpus's own tests (pytest, in this process, one test file at a time) and host programs (--script, run
 as __main__) on a machine with torch but no GPU, and records every cuTile and Triton kernel launch they make:
-ct.launch and a Triton kernel's kernel[grid](...) record and run nothing; torch's CUDA device and Triton's driver
+ct.launch records and runs nothing; a Triton kernel's kernel[grid](...) records, then also runs in Triton's
+interpreter on the CPU where its inputs are values no un-run kernel wrote (--triton-run), so host code reading its
+output back (MoE counts) launches as on the GPU; torch's CUDA device and Triton's driver
 are answered as --target (tensors asked for on cuda are made on the CPU, the corpus's code sees them as cuda:0);
 cuda.tile.tune.exhaustive_search and @triton.autotune launch their first config and time nothing;
-triton.testing.do_bench calls once and a perf_report benchmark's run() calls each point of its sweep once. Since no kernel runs, checks the
-capture cannot answer (TileGym's own tolerance arithmetic) fail: that is expected and counted, not an error; what
-matters is the launches made before.
+triton.testing.do_bench calls once and a perf_report benchmark's run() calls each point of its sweep once. Since no
+cuTile kernel runs, checks the capture cannot answer (TileGym's own tolerance arithmetic) fail: that is expected and
+counted, not an error; what matters is the launches made before. Where the host code reads back a kernel's output
+(.item(), .tolist()) or starts a child process, the summary lists the lines: launches sized by such values, or made
+in a child, may differ from the GPU's run or not be recorded.
 
 Tests parametrized by a backend (parameters named backend / framework) run only for --backend; benchmarks
 (test_perf*) only with --perf. A test running past --timeout is stopped (its launches are kept); an allocation
