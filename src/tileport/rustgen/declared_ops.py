@@ -117,43 +117,38 @@ def _load_ptr_padded(_modes: set[str]) -> str:
             "}\n")
 
 
-def _load_gather_scatter_view_weak(_modes: set[str]) -> str:
+def _weak_view_load(fn: str, view: str, what: str, generics: str, view_type: str, index: str) -> str:
+    """A view's load declared weak as cuTile Python's: cutile 0.3.1's `<view>_tko` load bounds its ordering by
+    `AtomicMode`, which `Weak` is not; the same op, its ordering a load's (`LoadMode`)."""
     return ("use cutile::tileir::*;\n\n"
-            "/// Load of a gather_scatter_view (ct.load_advanced_indexing), weak as cuTile Python's: cutile 0.3.1's\n"
-            "/// `load_gather_scatter_view_tko` bounds its ordering by `AtomicMode`, which `Weak` is not; the same\n"
+            f"/// Load of a {view} ({what}), weak as cuTile Python's: cutile 0.3.1's\n"
+            f"/// `load_{view}_tko` bounds its ordering by `AtomicMode`, which `Weak` is not; the same\n"
             "/// op, its ordering a load's (`LoadMode`).\n"
-            "#[cuda_tile::op(name = \"cuda_tile.load_gather_scatter_view_tko\")]\n"
+            f"#[cuda_tile::op(name = \"cuda_tile.load_{view}_tko\")]\n"
             "#[cuda_tile::variadic_op(N = 6)]\n"
-            "pub unsafe fn load_gather_scatter_view_weak<E: ElementType, const TILE_SHAPE: [i32; N], "
-            "const SPARSE_DIM: i32, const SPARSE_IDX_SIZE: i32, O: ordering::LoadMode, Sc: scope::Mode>(\n"
-            "    view: &GatherScatterView<'_, E, TILE_SHAPE, SPARSE_DIM>,\n"
-            "    sparse_index: Tile<i32, { [SPARSE_IDX_SIZE] }>,\n"
-            "    dense_index: i32,\n"
+            f"pub unsafe fn {fn}<E: ElementType, const TILE_SHAPE: [i32; N], "
+            f"{generics}, O: ordering::LoadMode, Sc: scope::Mode>(\n"
+            f"    view: &{view_type},\n"
+            f"{index}"
             "    token: Token,\n"
             "    memory_ordering: O,\n"
             "    memory_scope: Sc,\n"
             ") -> (Tile<E, TILE_SHAPE>, Token) {\n"
             "    unreachable!()\n"
             "}\n")
+
+
+def _load_gather_scatter_view_weak(_modes: set[str]) -> str:
+    return _weak_view_load("load_gather_scatter_view_weak", "gather_scatter_view", "ct.load_advanced_indexing",
+                           "const SPARSE_DIM: i32, const SPARSE_IDX_SIZE: i32",
+                           "GatherScatterView<'_, E, TILE_SHAPE, SPARSE_DIM>",
+                           "    sparse_index: Tile<i32, { [SPARSE_IDX_SIZE] }>,\n    dense_index: i32,\n")
 
 
 def _load_strided_view_weak(_modes: set[str]) -> str:
-    return ("use cutile::tileir::*;\n\n"
-            "/// Load of a strided_view (a tiled view with traversal_steps), weak as cuTile Python's: cutile 0.3.1's\n"
-            "/// `load_strided_view_tko` bounds its ordering by `AtomicMode`, which `Weak` is not; the same op, its\n"
-            "/// ordering a load's (`LoadMode`).\n"
-            "#[cuda_tile::op(name = \"cuda_tile.load_strided_view_tko\")]\n"
-            "#[cuda_tile::variadic_op(N = 6)]\n"
-            "pub unsafe fn load_strided_view_weak<E: ElementType, const TILE_SHAPE: [i32; N], "
-            "const TRAVERSAL_STRIDES: [i32; N], const DIM_MAP: [i32; N], O: ordering::LoadMode, Sc: scope::Mode>(\n"
-            "    view: &StridedView<'_, E, TILE_SHAPE, TRAVERSAL_STRIDES, DIM_MAP>,\n"
-            "    index: [i32; N],\n"
-            "    token: Token,\n"
-            "    memory_ordering: O,\n"
-            "    memory_scope: Sc,\n"
-            ") -> (Tile<E, TILE_SHAPE>, Token) {\n"
-            "    unreachable!()\n"
-            "}\n")
+    return _weak_view_load("load_strided_view_weak", "strided_view", "a tiled view with traversal_steps",
+                           "const TRAVERSAL_STRIDES: [i32; N], const DIM_MAP: [i32; N]",
+                           "StridedView<'_, E, TILE_SHAPE, TRAVERSAL_STRIDES, DIM_MAP>", "    index: [i32; N],\n")
 
 
 def _make_partition_view_mut_permuted(_modes: set[str]) -> str:
