@@ -103,3 +103,75 @@ def k(x, lse, nb: int, B: ct.Constant[int]):
     ct.store(lse, (r,), ct.full((1,), m + ct.log(s), dtype=ct.float32))
 """)
     assert "state_0, state_1 = flat_step((state_0, state_1), t)" in text and "m = state_0" in text, text
+
+
+def test_pack_to_bytes_and_unpack_from_bytes(tmp_path):
+    """`b = ct.pack_to_bytes(t)`, `u = ct.unpack_from_bytes(b, ct.float32)` (round 20's s05 `bytes_rt`): refused
+    (row api-pack_to_bytes). cuTile Python reshapes to rank 1 and emits Tile IR `pack` / `unpack` (a `bitcast` for
+    an 8-bit dtype, nothing for uint8 itself); cutile 0.3.1's core has rank-1 `pack` / `unpack`, bound here to the
+    type that gives the extent (8 f32 → 32 bytes)."""
+    from kernel_text import emit
+
+    em = emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    i = ct.bid(0)
+    t = ct.load(x, (i,), (B,))
+    b = ct.pack_to_bytes(t)
+    u = ct.unpack_from_bytes(b, ct.float32)
+    ct.store(y, (i,), u)
+""", "x=f32[?]/1, y=f32[?]/1, B=#8")
+    code = "\n".join(em.body)
+    assert "let b: Tile<u8, { [32] }> = pack(t);" in code and "let u: Tile<f32, { [8] }> = unpack(b);" in code, code
+    # a 2-d f16 tile: flattened first; 8-bit dtypes: a bitcast each way, uint8 to uint8 nothing
+    em = emit(tmp_path, """
+@ct.kernel
+def k(x, y, q, z, B: ct.Constant[int]):
+    i = ct.bid(0)
+    t = ct.load(x, (i, 0), (2, B))
+    b = ct.pack_to_bytes(t)
+    ct.store(y, (i,), ct.unpack_from_bytes(b, ct.int16))
+    s = ct.unpack_from_bytes(ct.pack_to_bytes(ct.load(q, (i,), (B,))), ct.int8)
+    ct.store(z, (i,), ct.unpack_from_bytes(ct.pack_to_bytes(s), ct.uint8))
+""", "x=f16[?,?]/?,1, y=i16[?]/1, q=u8[?]/1, z=u8[?]/1, B=#16")
+    code = "\n".join(em.body)
+    assert "Tile<u8, { [64] }> = pack((t).reshape(shape![32]));" in code, code
+    assert "Tile<i16, { [32] }> = unpack(b);" in code, code
+    assert code.count("bitcast(") == 2 and "Tile<i8, { [B] }> = bitcast(" in code, code   # (its extent as loaded)
+
+
+def test_pack_to_bytes_of_float4(tmp_path):
+    """A float4_e2m1fn tile packed (TileGym's nvfp4_quantize: `ct.reshape(ct.pack_to_bytes(fp4), ..)`): flattened,
+    then `pack`, two elements a byte (`build/host21/unit/pk4.py` proven at sm_90 and sm_100)."""
+    from kernel_text import emit
+
+    em = emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    i = ct.bid(0)
+    f = ct.astype(ct.load(x, (i, 0), (2, B)), ct.float4_e2m1fn)
+    ct.store(y, (i, 0), ct.reshape(ct.pack_to_bytes(f), (2, B // 2)))
+""", "x=f32[?,?]/?,1, y=u8[?,?]/?,1, B=#32")
+    assert "Tile<u8, { [32] }> = pack((f).reshape(shape![64]));" in "\n".join(em.body), em.body
+
+
+def test_pack_and_unpack_forms_cuda_tile_rejects_are_refused(tmp_path):
+    """What cuda.tile 1.7 rejects is refused under row pack-bytes, never a traceback: unpacking a tile not of
+    rank 1 or not uint8, a bool tile, bits that make no whole element."""
+    import pytest
+    from kernel_text import emit
+    from tileport.translate.emit import Unsupported
+
+    for expr, sig in (("ct.unpack_from_bytes(ct.load(x, (i, 0), (2, B)), ct.float32)", "x=u8[?,?]/?,1"),
+                      ("ct.unpack_from_bytes(ct.load(x, (i,), (B,)), ct.float32)", "x=f32[?]/1"),
+                      ("ct.pack_to_bytes(ct.load(x, (i,), (B,)) > 0)", "x=f32[?]/1"),
+                      ("ct.unpack_from_bytes(ct.load(x, (i,), (2,)), ct.float32)", "x=u8[?]/1")):
+        with pytest.raises(Unsupported) as info:
+            emit(tmp_path, f"""
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    i = ct.bid(0)
+    v = {expr}
+    ct.store(y, (i,), v)
+""", f"{sig}, y=f32[?]/1, B=#16")
+        assert "pack-bytes" in str(info.value), (expr, info.value)

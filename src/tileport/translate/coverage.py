@@ -440,6 +440,13 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "causal_mask"),
     Construct("bitcast", "`ct.bitcast(t, dtype)` to a dtype of the same element size (float bits as integers)",
               "`bitcast(t)` bound to its type", S, "real_idioms2"),
+    Construct("pack-bytes", "`ct.pack_to_bytes(t)` of a numeric tile (not bool; float4_e2m1fn too, two to a "
+              "byte) of constant extents, "
+              "`ct.unpack_from_bytes(b, dtype)` of a 1-d uint8 tile to a numeric dtype (not bool; float4_e2m1fn: "
+              "row mma-scaled)", "as cuTile Python: a reshape to rank 1 (none for a 1-d tile), then `bitcast(t)` "
+              "where both dtypes have 8 bits (nothing for uint8 to uint8), else cutile's rank-1 `pack(t)` / "
+              "`unpack(b)` (Tile IR pack / unpack), each bound to its type (the byte extent: the elements' bits "
+              "over 8)", S, None, "round 20's s05 `bytes_rt` proven with the CLI (round 21c)"),
     Construct("mma-scaled", "`ct.mma_scaled(x, x_scale, y, y_scale, acc)` of 2-d tiles (f8e4m3fn / f8e5m2 with "
               "f8e8m0fnu scales, f4e2m1fn with f8e8m0fnu or f8e4m3fn scales; sm_100); `ct.unpack_from_bytes(t, "
               "ct.float4_e2m1fn)` of a 1-d uint8 tile", "`mmaf_scaled(x, y, acc, x_scale, y_scale)` (cutile's operand "
@@ -1056,7 +1063,7 @@ CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "ma
                    "broadcast_to": "reshape-broadcast", "cat": "cat", "isnan": "isnan",
                    "assume_divisible_by": "assume-divisible", "argmax": "argmax", "argmin": "argmax",
                    "static_assert": "static-assert", "bitcast": "bitcast",
-                   "mma_scaled": "mma-scaled", "unpack_from_bytes": "mma-scaled", "static_iter": "static-iter",
+                   "mma_scaled": "mma-scaled", "unpack_from_bytes": "pack-bytes", "pack_to_bytes": "pack-bytes", "static_iter": "static-iter",
                    "static_eval": "static-eval", "divmod": "int-floordiv", "assert_": "assert",
                    "printf": "print", "print": "print", "insert": "insert", "reduce": "reduce-custom",
                    "scan": "reduce-custom", "cumprod": "scan", "astile": "astype",

@@ -3462,6 +3462,9 @@ class Emitter:
                     raise self.refuse(node, "bitcast", f"`{self.text(node)}`: a tile reinterpreted as a dtype of "
                                                        "its element size is expected")
                 return self.typed(f"bitcast({code})", Tile(dt, ty.shape), want_name, "reinterpreted")
+            if op in ("pack_to_bytes", "unpack_from_bytes") and not (
+                    op == "unpack_from_bytes" and len(node.args) > 1 and self.dtype_of(node.args[1]) == "f4e2m1fn"):
+                return self.pack_bytes(node, op, want_name)
             if op == "unpack_from_bytes":   # a 1-d byte tile read as 4-bit floats (two to a byte, the first low)
                 self.need(node, "mma-scaled", "ct.unpack_from_bytes")
                 kw = {k.arg: k.value for k in node.keywords}
@@ -5183,6 +5186,54 @@ class Emitter:
             raise self.refuse(node, "cat", "ct.cat extents that are not constants")
         out = Tile(at.dtype, tuple(str(sum(sizes)) if k == axis else d for k, d in enumerate(at.shape)))
         return self.typed(f"cat({ac}, {bc}, {axis})", out, want_name, "joined")
+
+    def pack_bytes(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
+        """`ct.pack_to_bytes(t)`: the tile flattened to rank 1 and its bytes as a uint8 tile; `ct.unpack_from_bytes(b,
+        dtype)`: a 1-d uint8 tile's bytes read as ``dtype``. As cuTile Python: a reshape to rank 1 (none where the
+        tile has rank 1), then a `bitcast` for a dtype of 8 bits (nothing for uint8 itself), else Tile IR `pack` /
+        `unpack` (cutile 0.3.1's `pack` / `unpack` of rank-1 tiles, bound to the type giving the extent: the
+        elements' bits over 8, or the bytes' bits over the dtype's)."""
+        self.need(node, "pack-bytes", f"ct.{op}")
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) + len(kw) != (1 if op == "pack_to_bytes" else 2) or \
+                set(kw) - ({"dtype"} if op == "unpack_from_bytes" else set()) or not node.args:
+            raise self.refuse(node, "pack-bytes", f"`{self.text(node)}`: ct.{op} takes " +
+                              ("the tile only" if op == "pack_to_bytes" else "a tile and a dtype"))
+        code, ty = self.expr(node.args[0])
+        dt = self.dtype_of(node.args[1] if len(node.args) > 1 else kw["dtype"]) if op == "unpack_from_bytes" \
+            else "u8"
+        if not isinstance(ty, Tile):
+            raise self.refuse(node, "pack-bytes", f"`{self.text(node)}`: ct.{op} of a tile is expected")
+        src_dt = ty.dtype
+        if op == "unpack_from_bytes" and (len(ty.shape) != 1 or ty.dtype != "u8"):
+            # (cuda.tile 1.7 rejects it: "unpack_from_bytes requires a 1D tile" / "requires uint8 tile")
+            raise self.refuse(node, "pack-bytes", f"`{self.text(node)}`: ct.unpack_from_bytes of a 1-d uint8 tile "
+                                                  f"is expected (cuda.tile 1.7 rejects a {ty.dtype} tile of rank "
+                                                  f"{len(ty.shape)})")
+        widths = {d: 8 * b for d, b in ELEMENT_BYTES.items() if d not in ("bool", "tf32")} | {"f4e2m1fn": 4}
+        if dt not in widths or src_dt not in widths:
+            raise self.refuse(node, "pack-bytes", f"`{self.text(node)}`: ct.{op} between uint8 and a numeric dtype "
+                                                  "(not bool) is expected")
+        extents = [int(d) if d.isdigit() else self.const_value(ast.Name(d, ast.Load()))[1] for d in ty.shape]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in extents):
+            raise self.refuse(node, "pack-bytes", f"`{self.text(node)}`: ct.{op} of a tile of constant extents is "
+                                                  "expected")
+        n = math.prod(extents)
+        if len(ty.shape) != 1:   # (pack_to_bytes: cuTile Python's reshape to rank 1 first)
+            code = f"({code}).reshape(shape![{n}])"
+        bits = n * widths[src_dt]
+        if bits % widths[dt]:
+            raise self.refuse(node, "pack-bytes", f"`{self.text(node)}`: {n} elements of {widths[src_dt]} bits "
+                                                  f"are no whole number of {dt} elements (cuda.tile 1.7 rejects it)")
+        flat = ty.shape if len(ty.shape) == 1 else (str(n),)
+        # (the same extent, spelled as the flat tile's: a bitcast keeps its shape generic)
+        out = Tile(dt, flat if widths[src_dt] == widths[dt] else (str(bits // widths[dt]),))
+        if src_dt == dt:   # (uint8 to uint8: the flat tile itself)
+            return self.typed(code, out, want_name, "bytes" if op == "pack_to_bytes" else "unpacked")
+        if widths[src_dt] == 8 and widths[dt] == 8:
+            return self.typed(f"bitcast({code})", out, want_name, "bytes" if op == "pack_to_bytes" else "unpacked")
+        return self.typed(f"{'pack' if op == 'pack_to_bytes' else 'unpack'}({code})", out, want_name,
+                          "bytes" if op == "pack_to_bytes" else "unpacked")
 
     def ordered_exprs(self, nodes: list[ast.AST]) -> list[tuple[str, Ty]]:
         """The operands of one operation translated in order. An operand that reads memory inline (`x_view.load(..)`)
