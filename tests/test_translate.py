@@ -804,7 +804,7 @@ def test_early_return_on_a_runtime_value_puts_the_rest_in_the_else_arm(tmp_path)
                      return
                  ct.store(y, index=(i,), tile=ct.load(x, index=(i,), shape=(B,)))
          """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16")
-    assert exc.value.construct == "early-return-runtime" and "k.py:9:" in str(exc.value), str(exc.value)
+    assert exc.value.construct == "for-break" and "k.py:8:" in str(exc.value), str(exc.value)
 
 
 def test_while_loop_carries_its_names_and_loads_at_a_computed_index(tmp_path):
