@@ -56,6 +56,16 @@ GiB = 1 << 30
 MiB = 1 << 20
 
 
+#: per architecture: (max opt-in shared memory per block in bytes, 32-bit registers per SM, SM clock kHz,
+#: memory clock kHz, memory bus width bits) — CUDA's published limits for the compute capability; the clocks are
+#: the H100/H200 SXM's boost and HBM figures (nothing here times anything with them)
+ARCH_LIMITS: dict[tuple[int, int], tuple[int, int, int, int, int]] = {
+    (9, 0): (232448, 65536, 1980000, 2619000, 5120),
+    (10, 0): (232448, 65536, 1965000, 3996000, 8192),
+    (8, 0): (166912, 65536, 1410000, 1593000, 5120),
+}
+
+
 @dataclass(frozen=True)
 class Target:
     """A GPU as torch.cuda reports it."""
@@ -127,8 +137,6 @@ class DeviceProperties:
         self.shared_memory_per_block = 48 * 1024
         self.shared_memory_per_block_optin = 227 * 1024
         self.shared_memory_per_multiprocessor = 228 * 1024
-        from .tritonemu import ARCH_LIMITS
-
         _smem, self.regs_per_multiprocessor, self.clock_rate, self.memory_clock_rate, self.memory_bus_width = \
             ARCH_LIMITS.get((t.major, t.minor), ARCH_LIMITS[(9, 0)])
         self.uuid = "00000000-0000-0000-0000-000000000000"

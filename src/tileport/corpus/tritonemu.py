@@ -28,16 +28,7 @@ import contextlib
 from collections import Counter
 from typing import Any, Iterator
 
-from .cudaemu import Target
-
-#: per architecture: (max opt-in shared memory per block in bytes, 32-bit registers per SM, SM clock kHz,
-#: memory clock kHz, memory bus width bits) — CUDA's published limits for the compute capability; the clocks are
-#: the H100/H200 SXM's boost and HBM figures (nothing here times anything with them)
-ARCH_LIMITS: dict[tuple[int, int], tuple[int, int, int, int, int]] = {
-    (9, 0): (232448, 65536, 1980000, 2619000, 5120),
-    (10, 0): (232448, 65536, 1965000, 3996000, 8192),
-    (8, 0): (166912, 65536, 1410000, 1593000, 5120),
-}
+from .cudaemu import ARCH_LIMITS, Target
 
 
 class Utils:
