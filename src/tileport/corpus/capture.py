@@ -884,6 +884,16 @@ def _write(session: Session, results: list[_FileResult], found: list[FoundKernel
     return index
 
 
+def _places(index: dict, key: str, field: str, header: str, shown: int = 10) -> list[str]:
+    """Summary lines of the index's list ``key`` of host-code places (``field`` and a count each): ``header`` with
+    ``{n}`` the number of places, the first ``shown`` of them, and how many more index.json holds."""
+    rows = index.get(key, [])
+    if not rows:
+        return []
+    return [header.format(n=len(rows)), *(f"  {r[field]} ({r['count']}x)" for r in rows[:shown]),
+            *([f"  ... {len(rows) - shown} more in index.json ({key})"] if len(rows) > shown else [])]
+
+
 def summary_lines(index: dict) -> list[str]:
     """The table printed at the end: file, kernel, #distinct signatures; then what no test launched."""
     rows = index["kernels"]
@@ -917,18 +927,10 @@ def summary_lines(index: dict) -> list[str]:
         lines.append(f"launch refused by the launch itself, raised in the host code ({e['count']}x): {e['error']}")
     for a in index["refused_allocations"]:
         lines.append(f"allocation refused: {a}")
-    children = index.get("child_processes", [])
-    if children:
-        lines.append(f"child processes the host code started ({len(children)} place(s)): they run outside the "
-                     "capture's emulation, so kernels they launch are not recorded (run their host code itself, "
-                     "--script, to capture it):")
-        lines += [f"  {r['started']} ({r['count']}x)" for r in children[:10]]
-    reads = index.get("kernel_output_reads", [])
-    if reads:
-        lines.append(f"host code read values of tensors kernels were given ({len(reads)} place(s)): no kernel ran "
-                     "here, so these are not the GPU's values, and launches they size or decide (counts, grids, "
-                     "branches) may differ from a run on the GPU:")
-        lines += [f"  {r['read']} ({r['count']}x)" for r in reads[:10]]
-        if len(reads) > 10:
-            lines.append(f"  ... {len(reads) - 10} more in index.json (kernel_output_reads)")
+    lines += _places(index, "child_processes", "started", "child processes the host code started ({n} place(s)): "
+                     "they run outside the capture's emulation, so kernels they launch are not recorded (run their "
+                     "host code itself, --script, to capture it):")
+    lines += _places(index, "kernel_output_reads", "read", "host code read values of tensors kernels were given ({n} "
+                     "place(s)): no kernel ran here, so these are not the GPU's values, and launches they size or "
+                     "decide (counts, grids, branches) may differ from a run on the GPU:")
     return lines
