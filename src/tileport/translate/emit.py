@@ -498,11 +498,10 @@ class Emitter:
                          "types no read-only one of a tensor the kernel made).")
         self.body.append(f"let {view}: PartitionMut<{RUST_DTYPES[self.params[arr].dtype]}, {{ [{dims}] }}> = "
                          f"unsafe {{ {arr}.partition_full_mut(shape![{dims}]) }};")
-        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
-                                  "what": f"partition_full_mut of the slice {arr} for {what}",
-                                  "why": "cutile 0.3.1's compiler types no read-only unpadded partition of a tensor "
-                                         "the kernel made (`make_partition_view(&view, ..)` does not infer)",
-                                  "precondition": "none beyond the slice's: the view is only read"})
+        self.unsafe_site(node, f"partition_full_mut of the slice {arr} for {what}",
+                         "cutile 0.3.1's compiler types no read-only unpadded partition of a tensor "
+                         "the kernel made (`make_partition_view(&view, ..)` does not infer)",
+                         "none beyond the slice's: the view is only read")
 
     def ct(self, node: ast.AST) -> str | None:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in self.aliases:
@@ -534,6 +533,12 @@ class Emitter:
         """Every node of the kernel and of the helpers it may inline."""
         for f in (self.fn, *self.helpers.values()):
             yield from walk_nodes(f)
+
+    def unsafe_site(self, node: ast.AST, what: str, why: str, precondition: str) -> None:
+        """Records an `unsafe` block the port writes for `node`, for the verdict: what it does, why cutile needs
+        `unsafe` there, and what must hold for it to be sound."""
+        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1, "what": what, "why": why,
+                                  "precondition": precondition})
 
     def text(self, node: ast.AST) -> str:
         if rewritten(node):   # resolved names, desugared forms: the source text no longer says what it means
@@ -1741,10 +1746,9 @@ class Emitter:
         self.body.append(f"{indent}let _{view}_token: Token = unsafe {{ atomic_red_view_tko(&mut {view}, {value}, "
                          f"[{', '.join(idx)}], atomic::{mode}, ordering::Relaxed, scope::Device) }};")
         self.reduced.add(arr)
-        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                                  "what": f"partition_full_mut + atomic_red_view_tko on {arr}",
-                                  "why": "cutile states the view reduction only through its unsafe Tile IR op",
-                                  "precondition": "none beyond the kernel's: the reduction is atomic"})
+        self.unsafe_site(call, f"partition_full_mut + atomic_red_view_tko on {arr}",
+                         "cutile states the view reduction only through its unsafe Tile IR op",
+                         "none beyond the kernel's: the reduction is atomic")
 
     def index_scalar(self, e: ast.AST) -> tuple[str, Ty]:
         """A tile index of ct.load / ct.store: an i32 scalar; a 0-d tile (`ct.gather(ids, t)`) is the scalar it
@@ -2028,12 +2032,11 @@ class Emitter:
                     bound[1].dtype not in divby._INT_DTYPES:
                 continue
             self.need(loop, "assume-carried", "divisibility of a loop-carried value")
-            self.unsafe_sites.append({"line": loop.lineno, "col": loop.col_offset + 1,
-                                      "what": f"assume_div_by::<{div}> of the loop-carried `{name}`",
-                                      "why": "cutile states facts about a value only through unsafe assume ops",
-                                      "precondition": f"`{name}` is a multiple of {div} at every iteration: each "
-                                                      "value the kernel gives it is (cuTile Python's dataflow "
-                                                      "analysis derives and states the same fact)"})
+            self.unsafe_site(loop, f"assume_div_by::<{div}> of the loop-carried `{name}`",
+                             "cutile states facts about a value only through unsafe assume ops",
+                             f"`{name}` is a multiple of {div} at every iteration: each "
+                             "value the kernel gives it is (cuTile Python's dataflow "
+                             "analysis derives and states the same fact)")
             lines.append(f"// SAFETY: `{name}` is a multiple of {div} at every iteration (each value it is given "
                          "is), as cuTile Python's dataflow finds and states")
             lines.append(f"{name} = unsafe {{ assume_div_by::<_, {div}>({name}) }};")
@@ -2763,11 +2766,10 @@ class Emitter:
             self.preconditions.append(f"{pre} (each block stores {what}, at {', '.join(maps)})")
         parts = "" if out.parts == 1 else \
             f"; all {out.parts} stores of {arr} use this map, each at its own literal tile index elsewhere"
-        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                                  "what": f"partition_full_mut + store_unchecked on {arr}",
-                                  "why": f"block index {', '.join(maps)}: one-to-one on the blocks, so their tiles "
-                                         f"are disjoint{parts}, but not each block's own partition tile",
-                                  "precondition": pre})
+        self.unsafe_site(call, f"partition_full_mut + store_unchecked on {arr}",
+                         f"block index {', '.join(maps)}: one-to-one on the blocks, so their tiles "
+                         f"are disjoint{parts}, but not each block's own partition tile",
+                         pre)
         dims = ", ".join(ty.shape)
         # the block's own tile (index element k is bid(k) or a literal 0 on an axis the grid does not extend): with
         # `&mut Tensor` the launcher hands each block that tile, and `partition_mut` views it safely (index 0 of the
@@ -2881,10 +2883,10 @@ class Emitter:
                "blocks write the tiles the source's index names") if inplace else \
             (f"store at index ({self.text(index)}), which no safe partition states: which blocks write which "
              "tiles (and whether two write the same one) is the source kernel's own contract")
-        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                                  "what": f"partition_full_mut + store_unchecked on {arr}", "why": why,
-                                  "precondition": f"blocks writing one tile of {arr} write it with the same value, "
-                                                  "or only one block writes it (the source kernel's contract)"})
+        self.unsafe_site(call, f"partition_full_mut + store_unchecked on {arr}",
+                         why,
+                         f"blocks writing one tile of {arr} write it with the same value, "
+                         "or only one block writes it (the source kernel's contract)")
         dims = ", ".join(ty.shape)
         start, site = len(self.body), len(self.unsafe_sites) - 1   # (the site just recorded)
         self.body.append(f"{indent}// SAFETY: {arr} is stored at index ({self.text(index)}) "
@@ -3001,11 +3003,10 @@ class Emitter:
         dims = ", ".join(ty.shape)
         pre = f"cdiv({arr}.shape[0], {dims}) >= cdiv({src}.shape[0], {dims})"
         self.preconditions.append(f"{pre} (the loop stores every tile of {src} into {arr})")
-        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                                  "what": f"partition_full_mut + store_unchecked on {arr}",
-                                  "why": f"grid-stride loop: block b stores tiles b, b + num_blocks, ... < {stop} "
-                                         f"= num_tiles({src}); disjoint across blocks but not the block's own tile",
-                                  "precondition": pre})
+        self.unsafe_site(call, f"partition_full_mut + store_unchecked on {arr}",
+                         f"grid-stride loop: block b stores tiles b, b + num_blocks, ... < {stop} "
+                         f"= num_tiles({src}); disjoint across blocks but not the block's own tile",
+                         pre)
         self.body.append(f"{indent}// SAFETY: {var} < {stop} = num_tiles({src}) by the loop bound, each block "
                          f"stores only its own tiles ({var} = bid, bid + num_blocks, ...), and {pre}.")
         self.body.append(f"{indent}let mut {arr}_tiles: PartitionMut<{RUST_DTYPES[ty.dtype]}, {{ [{dims}] }}> = "
@@ -4389,11 +4390,10 @@ class Emitter:
                          f"address is a multiple of {div} bytes past it.")
         self.body.append(f"let {g}_ptrs: PointerTile<*mut {elem}, {{ [{dims}] }}> = unsafe {{ assume_div_by::<_, "
                          f"{div}>({g}_ptrs) }};")
-        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
-                                  "what": f"assume on the address into {arr}",
-                                  "why": "cutile states facts about a value only through unsafe assume ops",
-                                  "precondition": f"{arr}'s base is {sig.base_align}-byte aligned (checked at "
-                                                  "launch like every specialization fact)"})
+        self.unsafe_site(node, f"assume on the address into {arr}",
+                         "cutile states facts about a value only through unsafe assume ops",
+                         f"{arr}'s base is {sig.base_align}-byte aligned (checked at "
+                         "launch like every specialization fact)")
 
     def pointer_access_nd(self, node: ast.Call, what: str, kw: dict, sig: sigmod.ArraySig, checked: bool,
                           token: bool) -> tuple[str, str, str, Tile, str]:
@@ -4584,12 +4584,11 @@ class Emitter:
                          f"load_gather_scatter_view_weak(&{g}_gsv, {icode}, {scode}, "
                          f"get_tensor_token({self.tensor_arg(arr)}), ordering::Weak, scope::TileBlock) }};")
         self.declared_ops.setdefault("load_gather_scatter_view_weak", set())
-        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
-                                  "what": f"make_gather_scatter_view / load_gather_scatter_view_tko of {arr} "
-                                          "(ct.load_advanced_indexing)",
-                                  "why": "cutile marks the gather_scatter_view and its load unsafe",
-                                  "precondition": "none beyond cuTile Python's: rows and columns past the array read "
-                                                  "undetermined values, as with padding_mode=UNDETERMINED"})
+        self.unsafe_site(node, f"make_gather_scatter_view / load_gather_scatter_view_tko of {arr} "
+                         "(ct.load_advanced_indexing)",
+                         "cutile marks the gather_scatter_view and its load unsafe",
+                         "none beyond cuTile Python's: rows and columns past the array read "
+                         "undetermined values, as with padding_mode=UNDETERMINED")
         return g, Tile(sig.dtype, tuple(dims))
 
     def gather(self, node: ast.Call) -> tuple[str, Ty]:
@@ -4675,12 +4674,11 @@ class Emitter:
             self.tok_tag[tokens[0]] = read
         elif chain and read != "_":   # the loop's reads of the array, joined one by one (see carry_read_chains)
             self.body.append(f"{chain} = join_tokens(&[{chain}, {read}]);")
-        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
-                                  "what": f"load_ptr_tko from {arr} (ct.gather)",
-                                  "why": "a gather reads through a pointer tile; cutile marks pointer loads unsafe",
-                                  "precondition": "none: each lane's offset is checked against the extent in the "
-                                                  "kernel, as cuTile Python does" if checked else
-                                                  f"every index of the gather is inside {arr} (check_bounds=False)"})
+        self.unsafe_site(node, f"load_ptr_tko from {arr} (ct.gather)",
+                         "a gather reads through a pointer tile; cutile marks pointer loads unsafe",
+                         "none: each lane's offset is checked against the extent in the "
+                         "kernel, as cuTile Python does" if checked else
+                         f"every index of the gather is inside {arr} (check_bounds=False)")
         return g, ty
 
     def scatter(self, call: ast.Call, indent: str, nested: bool = False) -> None:
@@ -4768,12 +4766,11 @@ class Emitter:
             self.body.append(f"let {g}_done: Token = {store};")
             self.scatter_tokens[arr] = f"{g}_done"
         self.scattered.add(arr)
-        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                                  "what": f"store_ptr_tko into {arr} (ct.scatter)",
-                                  "why": "a scatter writes through a pointer tile; which block owns which element is "
-                                         "decided by the data, not by the partition",
-                                  "precondition": f"the destinations written into {arr} are distinct across the "
-                                                  "launch (else which write lands is unspecified, as in Python)"})
+        self.unsafe_site(call, f"store_ptr_tko into {arr} (ct.scatter)",
+                         "a scatter writes through a pointer tile; which block owns which element is "
+                         "decided by the data, not by the partition",
+                         f"the destinations written into {arr} are distinct across the "
+                         "launch (else which write lands is unspecified, as in Python)")
 
     def item(self, node: ast.Call) -> tuple[str, Ty]:
         """`t.item()` of a one-element tile: its value as a scalar (cuTile Python reshapes it to a 0-d tile, which
@@ -4904,12 +4901,11 @@ class Emitter:
             if order in ("ACQUIRE", "ACQ_REL"):
                 self.atomic_tokens[""] = done   # (the acquire token: every later memory op is ordered after it)
         self.scattered.add(arr)
-        self.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                                  "what": f"{'atomic_cas_tko' if op == 'atomic_cas' else 'atomic_rmw_tko'} on {arr} "
-                                          f"({fn})",
-                                  "why": "an atomic updates memory through a pointer tile; cutile marks it unsafe",
-                                  "precondition": f"none: each lane's offset is checked against {arr}'s extent in the "
-                                                  "kernel, as cuTile Python does, and the update is atomic"})
+        self.unsafe_site(call, f"{'atomic_cas_tko' if op == 'atomic_cas' else 'atomic_rmw_tko'} on {arr} "
+                         f"({fn})",
+                         "an atomic updates memory through a pointer tile; cutile marks it unsafe",
+                         f"none: each lane's offset is checked against {arr}'s extent in the "
+                         "kernel, as cuTile Python does, and the update is atomic")
         if self.test_atomics is not None:
             self.test_atomics[id(call)] = (f"{g}_old", ty)
         return f"{g}_old", ty
@@ -5149,11 +5145,10 @@ class Emitter:
         if ty not in (Scalar("i32"), Scalar("i64")):
             raise self.refuse(node, "assume-divisible", f"ct.assume_divisible_by of {_describe(ty)} (an integer "
                                                         "scalar is expected)")
-        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
-                                  "what": f"assume_div_by::<{div}> of `{self.text(value)}`",
-                                  "why": "cutile states facts about a value only through unsafe assume ops",
-                                  "precondition": f"`{self.text(value)}` is a multiple of {div} (the kernel's own "
-                                                  "claim, ct.assume_divisible_by)"})
+        self.unsafe_site(node, f"assume_div_by::<{div}> of `{self.text(value)}`",
+                         "cutile states facts about a value only through unsafe assume ops",
+                         f"`{self.text(value)}` is a multiple of {div} (the kernel's own "
+                         "claim, ct.assume_divisible_by)")
         tmp = self.fresh("assumed")
         self.body.append(f"// SAFETY: the kernel claims `{self.text(value)}` is a multiple of {div} "
                          "(ct.assume_divisible_by), as its callers guarantee.")
@@ -5753,12 +5748,11 @@ class Emitter:
                          f"load_strided_view_weak(&{view}, [{', '.join(idx)}], get_tensor_token({tensor}), "
                          "ordering::Weak, scope::TileBlock) };")
         self.declared_ops.setdefault("load_strided_view_weak", set())
-        self.unsafe_sites.append({"line": node.lineno, "col": node.col_offset + 1,
-                                  "what": f"make_strided_view / load_strided_view_tko of {arr} (a tiled view with "
-                                          "traversal_steps)",
-                                  "why": "cutile marks the strided view and its load unsafe",
-                                  "precondition": "none beyond cuTile Python's: elements past the array read "
-                                                  "undetermined values, as with padding_mode=UNDETERMINED"})
+        self.unsafe_site(node, f"make_strided_view / load_strided_view_tko of {arr} (a tiled view with "
+                         "traversal_steps)",
+                         "cutile marks the strided view and its load unsafe",
+                         "none beyond cuTile Python's: elements past the array read "
+                         "undetermined values, as with padding_mode=UNDETERMINED")
         return loaded, Tile(sig.dtype, shape)
 
     def load_memory_order(self, node: ast.Call, kw: dict) -> tuple[str, str]:
@@ -7338,10 +7332,9 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         prologue.append(f"// SAFETY: the launcher passes {arr}'s own stride, which is non-negative"
                         f"{f' and a multiple of {div}' if div > 1 else ''} (the facts cuTile Python assumes about "
                         "it at this launch).")
-        em.unsafe_sites.append({"line": fn.lineno, "col": fn.col_offset + 1,
-                                "what": f"assume on {st} ({arr}'s stride {d})",
-                                "why": "cutile states facts about a value only through unsafe assume ops",
-                                "precondition": f"{st} is {arr}.stride({d}) of the launched tensor"})
+        em.unsafe_site(fn, f"assume on {st} ({arr}'s stride {d})",
+                       "cutile states facts about a value only through unsafe assume ops",
+                       f"{st} is {arr}.stride({d}) of the launched tensor")
         fact = facts[0] if len(facts) == 1 else facts[1].replace(f"({st})", f"({facts[0]})")
         prologue.append(f"let {st}: i32 = unsafe {{ {fact} }};")
     body = unshadow([line for entry in (prologue + em.body if prologue else em.body) for line in entry.split("\n")],

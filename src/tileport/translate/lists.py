@@ -160,11 +160,10 @@ def emit_prologue(em) -> None:
                  "past a descriptor never read), as cuTile Python views it.")
         b.append(f"let {name}_items: PartitionMut<i64, {{ [1, {t}] }}> = unsafe {{ {name}_table.partition_full_mut("
                  f"shape![1, {t}]) }};")
-        em.unsafe_sites.append({"line": em.fn.lineno, "col": em.fn.col_offset + 1,
-                                "what": f"the descriptor table of the list {name}",
-                                "why": "cutile makes a tensor of a pointer only through unsafe ops",
-                                "precondition": f"{name} points to {name}_len item descriptors, as cuTile Python's "
-                                                "launcher writes them"})
+        em.unsafe_site(em.fn, f"the descriptor table of the list {name}",
+                       "cutile makes a tensor of a pointer only through unsafe ops",
+                       f"{name} points to {name}_len item descriptors, as cuTile Python's "
+                       "launcher writes them")
         if name in em.stored_lists:
             b.append(f"// the order of the stores into {name}'s items, carried through the kernel as cuTile Python "
                      "carries the list's token")
@@ -200,9 +199,9 @@ def emit_item(em, st: ast.Assign, indent: str) -> None:
     b.append(f"{indent}// SAFETY: {em.text(item.index)} < len({lst}) (the kernel's own contract, as in the source).")
     b.append(f"{indent}let {name}_words: Tile<i64, {{ [1, {t}] }}> = unsafe {{ load_view_tko_mut(&{lst}_items, "
              f"[{code}, 0i32], ordering::Weak, scope::TileBlock, None, tma::Enabled) }};")
-    em.unsafe_sites.append({"line": st.lineno, "col": st.col_offset + 1, "what": f"descriptor load of {name}",
-                            "why": "cutile reads a view the kernel made only through unsafe ops",
-                            "precondition": f"{em.text(item.index)} < len({lst})"})
+    em.unsafe_site(st, f"descriptor load of {name}",
+                   "cutile reads a view the kernel made only through unsafe ops",
+                   f"{em.text(item.index)} < len({lst})")
     strides = sig.strides or (None,) * rank
     ws = []
     for k in range(words(rank)):   # (the word of a static stride is not read: cuTile Python's is dead too)
@@ -246,12 +245,11 @@ def emit_item(em, st: ast.Assign, indent: str) -> None:
              "(the facts stated above), as cuTile Python's launcher wrote it.")
     b.append(f"{indent}let {name}: Tensor<{elem}, {{ [{dims}] }}> = unsafe {{ make_tensor_view({name}_base, "
              f"{name}_shape, {name}_strides, {token}) }};")
-    em.unsafe_sites.append({"line": st.lineno, "col": st.col_offset + 1,
-                            "what": f"assumes on and make_tensor_view of {name}, an item of {lst}",
-                            "why": "cutile states facts about a value and makes a tensor of a pointer only through "
-                                   "unsafe ops",
-                            "precondition": f"the item meets {lst}'s element signature "
-                                            f"({sig.text()}), checked at launch like every specialization fact"})
+    em.unsafe_site(st, f"assumes on and make_tensor_view of {name}, an item of {lst}",
+                   "cutile states facts about a value and makes a tensor of a pointer only through "
+                   "unsafe ops",
+                   f"the item meets {lst}'s element signature "
+                   f"({sig.text()}), checked at launch like every specialization fact")
 
 
 def _narrowed(em, name: str, word: str, facts: list[str], indent: str) -> None:
@@ -297,8 +295,7 @@ def store_item(em, call: ast.Call, arr: str, index: ast.AST | None, tile_node: a
              f"{now}.partition_full_mut(shape![{dims}]) }};")
     b.append(indent + store_unchecked(tiles, code, idx, hints))
     b.append(f"{indent}{token} = get_partition_token_mut(&{tiles});")
-    em.unsafe_sites.append({"line": call.lineno, "col": call.col_offset + 1,
-                            "what": f"partition_full_mut + store_unchecked on {arr}, an item of {item.lst}",
-                            "why": "a store into a tensor the kernel made, at an index no safe partition states",
-                            "precondition": f"blocks writing one tile of {arr} write it with the same value, or only "
-                                            "one block writes it (the source kernel's contract)"})
+    em.unsafe_site(call, f"partition_full_mut + store_unchecked on {arr}, an item of {item.lst}",
+                   "a store into a tensor the kernel made, at an index no safe partition states",
+                   f"blocks writing one tile of {arr} write it with the same value, or only "
+                   "one block writes it (the source kernel's contract)")

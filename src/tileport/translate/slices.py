@@ -200,10 +200,9 @@ def emit_slice(em, st: ast.Assign, indent: str) -> None:
         b.append(f"{indent}// SAFETY: {em.text(s.start)} <= {em.text(s.stop)} is Array.slice's contract: the extent is "
                  "non-negative, as cuTile Python assumes.")
         b.append(f"{indent}let {length}: i32 = unsafe {{ assume_bounds_lower::<_, 0>({stop} - {start}) }};")
-        em.unsafe_sites.append({"line": st.lineno, "col": st.col_offset + 1,
-                                "what": f"assume on the extent of the slice {name}",
-                                "why": "cutile states facts about a value only through unsafe assume ops",
-                                "precondition": f"{em.text(s.start)} <= {em.text(s.stop)} (Array.slice's contract)"})
+        em.unsafe_site(st, f"assume on the extent of the slice {name}",
+                       "cutile states facts about a value only through unsafe assume ops",
+                       f"{em.text(s.start)} <= {em.text(s.stop)} (Array.slice's contract)")
     s.extents = tuple(length if k == axis else e for k, e in enumerate(base_extents))
     if not s.materialized and not any(o.base == name for o in em.slices.values()):
         return   # (only its extents are read: no pointer to move)
@@ -227,11 +226,10 @@ def emit_slice(em, st: ast.Assign, indent: str) -> None:
                  "aligned, as cuTile Python states it.")
         b.append(f"{indent}let {s.base_ptr}: PointerTile<*mut {elem}, {{ [] }}> = unsafe {{ assume_div_by::<_, "
                  f"{div}>({s.base_ptr}) }};")
-        em.unsafe_sites.append({"line": st.lineno, "col": st.col_offset + 1,
-                                "what": f"assume on the base of the slice {name}",
-                                "why": "cutile states facts about a value only through unsafe assume ops",
-                                "precondition": f"{s.root}'s base is {root_sig.base_align}-byte aligned (checked at "
-                                                "launch like every specialization fact)"})
+        em.unsafe_site(st, f"assume on the base of the slice {name}",
+                       "cutile states facts about a value only through unsafe assume ops",
+                       f"{s.root}'s base is {root_sig.base_align}-byte aligned (checked at "
+                       "launch like every specialization fact)")
     rank = root_sig.rank
     extents = ", ".join(str(d) if d is not None else "-1" for d in s.sig.shape)
     dims = ", ".join(s.extents[k] for k in range(rank) if s.sig.shape[k] is None)
@@ -245,8 +243,7 @@ def emit_slice(em, st: ast.Assign, indent: str) -> None:
              f"{base}.shape[{axis}] (Array.slice's contract, which cuTile Python takes as given too).")
     b.append(f"{indent}let {name}: Tensor<{elem}, {{ [{extents}] }}> = unsafe {{ make_tensor_view({s.base_ptr}, "
              f"{name}_shape, {name}_strides, {token}) }};")
-    em.unsafe_sites.append({"line": st.lineno, "col": st.col_offset + 1,
-                            "what": f"make_tensor_view of the slice {name}",
-                            "why": "cutile builds a tensor view of a pointer only through an unsafe op",
-                            "precondition": f"0 <= {em.text(s.start)} <= {em.text(s.stop)} <= "
-                                            f"{base}.shape[{axis}] (Array.slice's contract)"})
+    em.unsafe_site(st, f"make_tensor_view of the slice {name}",
+                   "cutile builds a tensor view of a pointer only through an unsafe op",
+                   f"0 <= {em.text(s.start)} <= {em.text(s.stop)} <= "
+                   f"{base}.shape[{axis}] (Array.slice's contract)")
