@@ -19,6 +19,9 @@ from tileport.toolchain.locate import CudaTree, find_cuda_tree
 REPO = Path(__file__).resolve().parents[1]
 CACHE = REPO / ".cache"
 
+#: a test that builds a port's Rust (cargo, then the IR diff), skipped with the reason where cargo is missing
+needs_cargo = pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo (the port's build) not installed")
+
 
 def _gpu_reason() -> str | None:
     try:

@@ -8,7 +8,6 @@ refused with their place; the translator ports `ct.mma_scaled` / `ct.unpack_from
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ import pytest
 import test_triton_round5 as r5
 from test_triton_two_layouts import run_copies
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_dot_scaled.py"
 NAMES = ("mx_mm", "mx_mm_trans")
@@ -167,7 +166,7 @@ def test_nvfp4_scales_are_kept_fp8(lowered, tmp_path):
     assert "ct.mma_scaled(" in src and "ct.float8_e8m0fnu" not in src and "ct.transpose(sb)" in src
 
 
-@pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo (the port's build) not installed")
+@needs_cargo
 def test_dot_scaled_ports_are_proven_for_sm100(tmp_path):
     """The translator ports ct.mma_scaled / ct.unpack_from_bytes (cutile's mmaf_scaled, unpack): every variant of
     both kernels IR-equivalent on sm_100."""

@@ -13,7 +13,7 @@ import pytest
 import test_triton_round11 as r11
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round12.py"
 NAMES = ("bp_batch_center", "umulhi_mix", "split_blocks_min", "heuristics_chain")
@@ -97,7 +97,7 @@ def test_ported_heuristics_see_earlier_values(lowered):
     assert pk.bind((np.zeros(2048), np.zeros(2048), 2048), {})["EVEN_N"] is True
 
 
-@pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
+@needs_cargo
 def test_round12_kernels_port_and_prove(tmp_path):
     from tileport.frontends.cutile_py.capture import run_captured
     from tileport.pipeline.triton import port_triton_many

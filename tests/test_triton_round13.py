@@ -15,7 +15,7 @@ import pytest
 import test_triton_round11 as r11
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round13.py"
 NAMES = ("softmax_f16_rows", "int8_row_range", "libdevice_bits", "wide_bit_masks", "dot_f64", "advance_split_blocks",
@@ -148,7 +148,7 @@ def test_mixed_fp8_dot_is_refused_at_the_dot():
     assert f"triton_round13.py:{line}:" in str(err.value)
 
 
-@pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
+@needs_cargo
 def test_round13_kernels_port_and_prove(tmp_path):
     two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
 

@@ -14,7 +14,7 @@ import pytest
 import test_triton_round13 as r13
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round14.py"
 NAMES = ("fmod_forms", "mixed_sign_ints", "int_with_float_scalars", "negative_divisor_cdiv", "full_of_shape_umulhi",
@@ -133,6 +133,6 @@ def test_float_remainder_takes_the_dividends_sign(tmp_path, body, expect):
     assert expect in tf._lowered(tmp_path, body)
 
 
-@pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
+@needs_cargo
 def test_round14_kernels_port_and_prove(tmp_path):
     two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))

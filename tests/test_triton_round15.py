@@ -16,7 +16,7 @@ import pytest
 import test_triton_round14 as r14
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round15.py"
 NAMES = ("ce_label_inplace", "rope_neox_or_pairs", "partial_rotary_copy", "sum_or_rows", "recurrent_rows")
@@ -130,7 +130,7 @@ def test_an_index_bound_differently_in_constexpr_arms_lowers_the_rest_in_each_ar
     assert "ct.scatter(y_ptr" in arms[0] and "ct.scatter(y_ptr" in arms[1]
 
 
-@pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
+@needs_cargo
 def test_round15_kernels_port_and_prove(tmp_path):
     # (ce_label_inplace: proven since round 16, the scatter after its loop waiting on the array's last operation, as
     # cuTile Python's does; the two-layout fixture's scatter_rows, a tile store and a scatter into y: the translator

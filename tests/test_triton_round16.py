@@ -15,7 +15,7 @@ import pytest
 import test_triton_round14 as r14
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round16.py"
 MOD = load_module(FIXTURE, "triton_round16_fixture")
@@ -23,7 +23,6 @@ PROVEN = ("scatter_after_loop", "work_queue", "countdown_while", "_plain_abs", "
 NAMES = PROVEN
 INTERPRETED = ("countdown_while", "pointer_select")   # (Triton 3.6's interpreter with numpy 2.4 fails on `range()` of a runtime bound)
 
-cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
 
 def _prove(tmp_path, fixture, names):
@@ -36,13 +35,13 @@ def _prove(tmp_path, fixture, names):
     return dict(zip(names, port_triton_many(jobs, find_cuda_tree(), "sm_90", tmp_path / "_work")))
 
 
-@cargo
+@needs_cargo
 def test_round16_kernels_port_and_prove(tmp_path):
     for name, v in _prove(tmp_path, FIXTURE, PROVEN).items():
         assert v["status"] == "proven", (name, str(v)[:1500])
 
 
-@cargo
+@needs_cargo
 def test_a_loop_of_an_acquire_ordered_kernel_carries_its_tokens_in_access_order(tmp_path):
     v = _prove(tmp_path, FIXTURE, ("work_queue",))["work_queue"]
     rs = (tmp_path / "work_queue" / "kernel.rs").read_text()

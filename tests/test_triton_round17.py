@@ -19,7 +19,7 @@ import pytest
 import test_triton_round14 as r14
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round17.py"
 MOD = load_module(FIXTURE, "triton_round17_fixture")
@@ -29,7 +29,6 @@ NAMES = ("popc_clz_brev", "float2int_modes", "while_bisect", "invert_loaded", "m
 INTERPRETED = ("while_bisect", "invert_loaded", "multiple_of_statement", "uniform_words", "randint_wide_offsets",
                "element_type_branch")   # (tuple_of_arrays: the interpreter script converts top-level arrays only)
 
-cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
 
 class Ct17(r14.Ct14):
@@ -52,7 +51,7 @@ class Ct17(r14.Ct14):
         return np.ceil(x)
 
 
-@cargo
+@needs_cargo
 def test_round17_kernels_port_and_prove(tmp_path):
     from tileport.pipeline.triton import port_triton_many
     from tileport.toolchain.locate import find_cuda_tree

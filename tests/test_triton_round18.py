@@ -14,18 +14,17 @@ import pytest
 import test_triton_round14 as r14
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round18.py"
 MOD = load_module(FIXTURE, "triton_round18_fixture")
 NAMES = ("map_selu", "map_three_way", "map_straight")
 
-cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round18")
 
 
-@cargo
+@needs_cargo
 def test_round18_kernels_port_and_prove(tmp_path):
     two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
 

@@ -24,7 +24,7 @@ import pytest
 import test_triton_round14 as r14
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round19.py"
 MOD = load_module(FIXTURE, "triton_round19_fixture")
@@ -34,12 +34,11 @@ NAMES = ("libdevice_number_args", "fast_divide_number", "none_index_expand", "sa
          "tuple_comprehension",
          "gelu_arms", "act_arms", "constexpr_fn_rows", "constexpr_fn_loop")
 
-cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round19")
 
 
-@cargo
+@needs_cargo
 def test_round19_kernels_port_and_prove(tmp_path):
     from tileport.corpus.port import _refusal
 

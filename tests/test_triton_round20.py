@@ -20,19 +20,18 @@ import pytest
 import test_triton_round14 as r14
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round20.py"
 MOD = load_module(FIXTURE, "triton_round20_fixture")
 NAMES = ("operator_functions", "int_row_reductions", "expr_transpose", "runtime_ifexp", "rounded_arith",
          "condition_while")
 
-cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round20")
 
 
-@cargo
+@needs_cargo
 def test_round20_kernels_port_and_prove(tmp_path):
     two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
 

@@ -22,14 +22,13 @@ import pytest
 import test_triton_round14 as r14
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round21.py"
 MOD = load_module(FIXTURE, "triton_round21_fixture")
 NAMES = ("aliased_libdevice", "flag_scan_sort", "numel_shape", "host_desc_trans", "hand_argsort",
          "index_after_loop")
 
-cargo = pytest.mark.skipif(__import__("shutil").which("cargo") is None, reason="cargo (the port's build) not installed")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round21")
 
@@ -51,7 +50,7 @@ class Ct21(r14.Ct14):
         return np.multiply(x, y)
 
 
-@cargo
+@needs_cargo
 def test_round21_kernels_port_and_prove(tmp_path):
     two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
 
