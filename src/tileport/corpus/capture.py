@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import io
 import json
 import os
@@ -321,7 +322,7 @@ def _deselect_reason(item: Any, opts: Options) -> str | None:
     params = getattr(getattr(item, "callspec", None), "params", {}) or {}
     for p in opts.backend_params:
         v = params.get(p)
-        if isinstance(v, str) and v != opts.only_backend:
+        if isinstance(v, str) and v not in opts.only_backend.split(","):   # ("cutile,triton": either)
             return f"{p}={v}"
     if not opts.include_perf and getattr(item, "originalname", item.name).startswith("test_perf"):
         return "test_perf (benchmark)"
@@ -359,6 +360,9 @@ def _files(root: Path, given: list[str], option: str, in_dir) -> list[Path]:
             files.append(p)
         elif p.is_dir():
             files.extend(sorted(in_dir(p)))
+        elif option == "--tests" and t == "tests" and pytest_config(root).get("testpaths"):
+            # no tests/: where the project's pytest configuration says its tests are (`testpaths`)
+            files.extend(_files(root, pytest_config(root)["testpaths"], "testpaths", in_dir))
         elif option == "--tests" and t == "tests" and (root / "test").is_dir():
             files.extend(sorted(in_dir((root / "test").resolve())))   # (a repository's `test/` folder)
         elif option == "--tests" and t == "tests":
@@ -369,10 +373,45 @@ def _files(root: Path, given: list[str], option: str, in_dir) -> list[Path]:
     return files
 
 
+def pytest_config(root: Path) -> dict[str, list[str]]:
+    """The ``testpaths`` and ``python_files`` of the project's pytest configuration, in the file pytest reads
+    first (pytest.ini, .pytest.ini, pyproject.toml's [tool.pytest.ini_options], tox.ini, setup.cfg); those it does
+    not set are absent. A file that does not parse is no configuration (pytest then says why, in its run)."""
+    import configparser
+
+    for name, section in (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", None),
+                          ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
+        f = root / name
+        if not f.is_file():
+            continue
+        try:
+            if section is None:
+                import tomllib
+
+                table = tomllib.loads(f.read_text()).get("tool", {}).get("pytest", {})
+                table = table.get("ini_options", table) if isinstance(table, dict) else {}
+                if not table:
+                    continue
+                raw = {k: table[k] for k in ("testpaths", "python_files") if k in table}
+            else:
+                cp = configparser.ConfigParser(interpolation=None)
+                cp.read_string(f.read_text())
+                if not cp.has_section(section):
+                    if name in ("pytest.ini", ".pytest.ini"):
+                        return {}
+                    continue
+                raw = {k: cp.get(section, k) for k in ("testpaths", "python_files") if cp.has_option(section, k)}
+        except Exception:  # noqa: BLE001 — (unreadable or malformed: pytest reports it when it runs)
+            return {}
+        return {k: (v.split() if isinstance(v, str) else [str(x) for x in v]) for k, v in raw.items()}
+    return {}
+
+
 def _test_files(opts: Options) -> list[Path]:
-    # pytest's default `python_files`: test_*.py and *_test.py
+    # the project's `python_files` (pytest's default: test_*.py and *_test.py)
+    patterns = pytest_config(opts.root).get("python_files") or ["test_*.py", "*_test.py"]
     return _files(opts.root, opts.tests, "--tests",
-                  lambda d: sorted({*d.rglob("test_*.py"), *d.rglob("*_test.py")}))
+                  lambda d: sorted({f for pat in patterns for f in d.rglob(pat) if f.suffix == ".py"}))
 
 
 def script_runs(root: Path, given: list[str]) -> list[tuple[Path, list[str]]]:
@@ -451,11 +490,28 @@ def _run_file(session: Session, f: Path) -> _FileResult:
             "-W", "ignore::DeprecationWarning"]
     if opts.keyword:
         args += ["-k", opts.keyword]
+    if importlib.util.find_spec("xdist") is not None:
+        # the project's `addopts = "-n auto"` (pytest-xdist) would run the tests in worker processes, outside the
+        # emulation, and record no launch: xdist's own "no workers" keeps the rest of its options
+        args += ["-n", "0"]
     buf = io.StringIO()
+    err = io.StringIO()
     t0 = time.monotonic()
     try:
-        with contextlib.redirect_stdout(buf):
-            res.exit_code = int(pytest.main(args, plugins=[_plugin(session, res)]))
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+            # (a copy: pytest puts the project's addopts into the list it is given)
+            res.exit_code = int(pytest.main(list(args), plugins=[_plugin(session, res)]))
+        if res.exit_code == 4 and "unrecognized arguments" in err.getvalue() and not res.collected:
+            # a usage error of the project's `addopts` (a plugin's option, `--cov`, whose plugin is not installed
+            # here): once more without them, and said so
+            why = _short(err.getvalue().split("unrecognized arguments:", 1)[1], 120)
+            if session.emu is not None:
+                session.emu.note(f"{rel}: pytest refused the project's addopts (unrecognized arguments: {why}; a "
+                                 "plugin not installed here): run without them")
+            err = io.StringIO()
+            with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(err):
+                res.exit_code = int(pytest.main([*args, "-o", "addopts="], plugins=[_plugin(session, res)]))
+        sys.stderr.write(err.getvalue())
     except Exception as exc:  # noqa: BLE001 — pytest itself failed: report it, go on with the next file
         res.error = f"{type(exc).__name__}: {_short(str(exc))}"
     res.seconds = time.monotonic() - t0
@@ -685,8 +741,8 @@ def _progress_line(i: int, n: int, r: _FileResult) -> str:
     outs = ", ".join(f"{v} {k}" for k, v in sorted(r.outcomes.items()))
     desel = sum(r.deselected.values())
     parts = [f"[{i}/{n}] {r.file}: {r.collected} test(s)"]
-    if desel:
-        parts.append(f"{desel} deselected")
+    if desel:   # (why: "backend=triton", which --backend cutile,triton runs; "test_perf (benchmark)": --perf)
+        parts.append(f"{desel} deselected ({', '.join(f'{why} {c}x' for why, c in sorted(r.deselected.items()))})")
     if outs:
         parts.append(outs)
     parts.append(f"{r.launches} launch(es) of {len(r.kernels)} kernel(s)")
@@ -916,6 +972,12 @@ def summary_lines(index: dict) -> list[str]:
         for k in index["not_launched"]:
             lines.append(f"  {k['file']}::{k['kernel']}"
                          + (f"  (launched only as the launch refuses: {k['refused']})" if k.get("refused") else ""))
+        backends = sorted({why.partition("=")[2] for tf in index.get("test_files", [])
+                           for why in tf.get("deselected", {}) if "=" in why})
+        if backends:   # (a project's Triton backend: its kernels are launched by the tests deselected)
+            only = index.get("options", {}).get("only_backend", "cutile")
+            lines.append(f"  (tests of backend(s) {', '.join(backends)} were deselected: --backend "
+                         f"{','.join([only, *backends])} runs them too)")
     auto = [r for r in rows if r["autotuned"]]
     if auto:
         every = any(r["autotuned"][0].get("launched", 1) > 1 for r in auto)

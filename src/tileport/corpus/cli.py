@@ -86,7 +86,8 @@ def register(sub: Any, fmt: type) -> None:
     cc.add_argument("--target", default="h200",
                     help="the GPU torch.cuda answers as: h200 (default), h100, or NAME:sm_XY:SMS:MEM_GB")
     cc.add_argument("--backend", default="cutile",
-                    help="the value of backend/framework test parameters to run (default cutile)")
+                    help="the value of backend/framework test parameters to run (default cutile; several "
+                         "comma-separated: cutile,triton also runs a project's Triton backend)")
     cc.add_argument("--perf", action="store_true", help="also run benchmarks (test_perf*)")
     cc.add_argument("-k", dest="keyword", metavar="EXPR", help="pytest -k expression")
     cc.add_argument("--timeout", type=float, default=120.0, metavar="S",

@@ -183,6 +183,12 @@ class FakeStream:
         self.cuda_stream = 0
         self.stream_id = 0
 
+    @staticmethod
+    def priority_range() -> tuple[int, int]:
+        """(least, greatest) priority torch supports on CUDA: (0, -3) (CUDA's (0, -5) on sm_80+, clamped to
+        torch's four priorities)."""
+        return (0, -3)
+
     def synchronize(self) -> None:
         return None
 
@@ -465,6 +471,8 @@ def _mode_class(emu: Emulation) -> type:
     base = torch._C.TensorBase.__dict__
     is_cuda_d, is_cpu_d, device_d = base["is_cuda"], base["is_cpu"], base["device"]
     get_device = torch.Tensor.get_device
+    type_fn = torch.Tensor.type
+    cai = torch.Tensor.__dict__["__cuda_array_interface__"]   # (a property: its __get__ is made anew each time)
     to_fns = {torch.Tensor.to}
     cuda_fns = {torch.Tensor.cuda}
     pin_fns = {torch.Tensor.pin_memory}
@@ -490,6 +498,10 @@ def _mode_class(emu: Emulation) -> type:
                 return False
             if func is get_device and emu.from_host():
                 return 0
+            if func is type_fn:   # x.type() / x.type(torch.cuda.HalfTensor) / x.type("torch.cuda.FloatTensor")
+                return _legacy_type_call(func, args, kwargs, emu.from_host())
+            if owner is cai and emu.calling_host() is not None:
+                return _cuda_array_interface(args[0])
             if func in cuda_fns:  # x.cuda(device=None, non_blocking=False, memory_format=...)
                 emu.note("Tensor.cuda() keeps the tensor on the CPU")
                 kw = {k: v for k, v in kwargs.items() if k in ("non_blocking", "memory_format")}
@@ -792,7 +804,96 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
         "get_rng_state_all": lambda: [torch.get_rng_state()],
         "set_rng_state_all": lambda new_states: torch.set_rng_state(new_states[0]),
         "initial_seed": lambda: torch.initial_seed(),
+        "default_generators": (torch.default_generator,),
+        "get_per_process_memory_fraction": lambda device=None: 1.0,
+        **_legacy_types(),
     }
+
+
+#: torch.cuda's legacy tensor types (`torch.cuda.FloatTensor`, ..): answered by ``_legacy_types``
+LEGACY_TENSOR_TYPES = ("FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor", "CharTensor",
+                       "ShortTensor", "IntTensor", "LongTensor", "BoolTensor")
+
+
+def _legacy_types() -> dict[str, Any]:
+    """``torch.cuda.FloatTensor`` and its siblings while emulating: called (``torch.cuda.FloatTensor(n)``,
+    ``torch.cuda.LongTensor([1, 2])``) they make the CPU type's tensor (the driver was asked: "Found no NVIDIA
+    driver"); ``isinstance(x, torch.cuda.FloatTensor)`` holds for a tensor of the dtype, as host code sees every
+    tensor on CUDA; ``x.type(torch.cuda.HalfTensor)`` is the CPU type's cast (``_legacy_type_call``)."""
+    import torch
+
+    class LegacyType(type):
+        def __instancecheck__(cls, obj: Any) -> bool:
+            return isinstance(obj, torch.Tensor) and obj.dtype == cls.dtype and obj.layout == torch.strided
+
+        def __call__(cls, *a: Any, **kw: Any) -> Any:
+            kw.pop("device", None)
+            return cls.cpu_type(*a, **kw)
+
+        def __repr__(cls) -> str:
+            return f"<class 'torch.cuda.{cls.__name__}'>"
+
+    return {name: LegacyType(name, (), {"__module__": "torch.cuda", "dtype": getattr(torch, name).dtype,
+                                        "is_cuda": True, "is_sparse": False, "cpu_type": getattr(torch, name)})
+            for name in LEGACY_TENSOR_TYPES if hasattr(torch, name)}
+
+
+def _legacy_type_call(func: Any, args: tuple, kwargs: dict, host: bool) -> Any:
+    """``Tensor.type`` while emulating: a CUDA type (a ``torch.cuda.*Tensor`` class, before or while emulating, or
+    its name "torch.cuda.HalfTensor") is the CPU type's; ``x.type()`` asked by host code names the CUDA type, as
+    on the GPU."""
+    import torch
+
+    args = list(args)
+    want = args[1] if len(args) > 1 else kwargs.get("dtype")
+    if want is not None:
+        if isinstance(want, str) and want.startswith("torch.cuda."):
+            want = "torch." + want[len("torch.cuda."):]
+        elif not isinstance(want, str) and getattr(want, "is_cuda", False) and \
+                hasattr(torch, getattr(want, "__name__", "")):
+            want = getattr(torch, want.__name__)
+        if len(args) > 1:
+            args[1] = want
+        else:
+            kwargs["dtype"] = want
+    out = func(*args, **kwargs)
+    if want is None and host and isinstance(out, str) and out.startswith("torch.") and \
+            not out.startswith("torch.cuda.") and args[0].device.type == "cpu":
+        return "torch.cuda." + out[len("torch."):]
+    return out
+
+
+def _cuda_array_interface(t: Any) -> dict:
+    """``x.__cuda_array_interface__`` asked by host code: what torch answers for a CUDA tensor (its data pointer,
+    shape, byte strides; torch's own checks), of the CPU tensor that stands for it."""
+    from torch._tensor import _dtype_to_typestr
+
+    if t.is_sparse:
+        raise AttributeError(f"Can't get __cuda_array_interface__ on sparse type: {t.type()}")
+    if t.requires_grad:
+        raise RuntimeError("Can't get __cuda_array_interface__ on Variable that requires grad. If gradients aren't "
+                           "required, use var.detach() to get Variable that doesn't require grad.")
+    itemsize = t.element_size()
+    strides = None if t.is_contiguous() else tuple(s * itemsize for s in t.stride())
+    return dict(typestr=_dtype_to_typestr(t.dtype), shape=tuple(t.shape), strides=strides,
+                data=(t.data_ptr() if t.numel() > 0 else 0, False), version=2)
+
+
+def _device_switch(real: type, fake: type) -> type:
+    """A stand-in for ``torch.Stream`` / ``torch.Event``: made on CUDA (named, or no device: the current
+    accelerator, CUDA while emulating) it is ``fake``; on another device the real one; ``isinstance`` holds for
+    both."""
+
+    class Switch(type):
+        def __instancecheck__(cls, obj: Any) -> bool:
+            return isinstance(obj, (real, fake))
+
+        def __call__(cls, device: Any = None, *a: Any, **kw: Any) -> Any:
+            if device is None or _is_cuda_device(device):
+                return fake(device, *a, **kw) if fake is FakeStream else fake(**kw)
+            return real(device, *a, **kw)
+
+    return Switch(real.__name__, (), {"__module__": "torch", "__doc__": real.__doc__})
 
 
 def _as_cpu(device: Any) -> Any:
@@ -836,6 +937,33 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
         return model
 
     out.append((torch, "compile", compile))
+
+    # torch.set_default_tensor_type(torch.cuda.FloatTensor) (pre-2.1 host code): the CPU type's dtype, made on
+    # CUDA by default, as torch.set_default_dtype + set_default_device("cuda") (torch refuses the stand-in types)
+    set_type = torch.set_default_tensor_type
+    cuda_default = []
+
+    def set_default_tensor_type(t: Any) -> None:
+        name = t if isinstance(t, str) else getattr(t, "__name__", "")
+        if (isinstance(t, str) and t.startswith("torch.cuda.")) or getattr(t, "is_cuda", False):
+            set_type(getattr(torch, name.rpartition(".")[2]))
+            torch.set_default_device("cuda")
+            cuda_default.append(True)
+            return
+        set_type(t)
+        if cuda_default:
+            torch.set_default_device(None)
+            cuda_default.clear()
+
+    functools.update_wrapper(set_default_tensor_type, set_type)
+    out.append((torch, "set_default_tensor_type", set_default_tensor_type))
+
+    # torch.Stream / torch.Event (device-agnostic host code: `torch.Stream(device="cuda")`, `torch.Event("cuda")`,
+    # or no device, the current accelerator's) ask the driver: the emulated stream and event on CUDA
+    for name, fake in (("Stream", FakeStream), ("Event", FakeEvent)):
+        real = getattr(torch, name, None)
+        if isinstance(real, type):
+            out.append((torch, name, _device_switch(real, fake)))
 
     # Tensor.record_stream(s): torch's argument parser refuses an emulated stream ("unknown parameter type") before
     # any function mode sees the call; there is no caching allocator to tell of the stream's use
@@ -1019,8 +1147,9 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
     for name in ("custom_fwd", "custom_bwd"):
         orig = getattr(torch.amp, name)
 
-        def amp_deco(fn: Any = None, *, device_type: str, _orig: Any = orig, **kw: Any) -> Any:
-            return _orig(fn, device_type=_autocast_device(device_type), **kw)
+        # (torch.cuda.amp.custom_fwd calls it with `fwd=` by name: the function is passed on as it came)
+        def amp_deco(*a: Any, device_type: str, _orig: Any = orig, **kw: Any) -> Any:
+            return _orig(*a, device_type=_autocast_device(device_type), **kw)
 
         out += [(torch.amp, name, amp_deco), (am, name, amp_deco)]
     return out
@@ -1045,7 +1174,14 @@ def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * Gi
     for name, value in patches.items():
         saved[name] = getattr(torch.cuda, name, missing)
         setattr(torch.cuda, name, value)
-    others = [(owner, name, owner.__dict__.get(name, missing), value) for owner, name, value in _torch_patches(emu)]
+    # the same names in torch.cuda's submodules, where torch.cuda re-exports them (`from torch.cuda.streams import
+    # Stream`, `torch.cuda.graphs.CUDAGraph()`, `torch.cuda.memory.mem_get_info()`: asked the driver)
+    resubmod = [(mod, name, value) for mod_name, mod in list(sys.modules.items())
+                if mod_name.startswith("torch.cuda.") and mod is not None
+                for name, value in patches.items()
+                if saved[name] is not missing and getattr(mod, "__dict__", {}).get(name, missing) is saved[name]]
+    others = [(owner, name, owner.__dict__.get(name, missing), value)
+              for owner, name, value in resubmod + _torch_patches(emu)]
     for owner, name, _old, value in others:
         setattr(owner, name, value)
     saved_generator = torch.Generator

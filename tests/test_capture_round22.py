@@ -1,0 +1,266 @@
+"""Host code, round 22 (build/host22h): `tileport corpus capture` of host code in more styles real projects use —
+legacy tensor types (`torch.cuda.FloatTensor`, `x.type(..)`), torch.cuda's submodules and torch's device-agnostic
+Stream / Event, `__cuda_array_interface__`, `torch.cuda.amp.custom_fwd`, a project's pytest configuration
+(`addopts = "-n auto"`, a plugin's option, `testpaths` / `python_files`). Each broke a capture (a CUDA error in the
+host code, every launch lost) before."""
+from __future__ import annotations
+
+import runpy
+import textwrap
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not "
+                                              "installed here (pip install torch to run these tests)")
+
+from tileport.corpus.capture import Options, pytest_config, run  # noqa: E402
+from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
+
+
+def _host(tmp_path: Path, text: str) -> Path:
+    host = tmp_path / "host"
+    host.mkdir(exist_ok=True)
+    f = host / "prog.py"
+    f.write_text(textwrap.dedent(text))
+    return f
+
+
+def test_legacy_cuda_tensor_types(tmp_path: Path):
+    """`torch.cuda.FloatTensor(n)`, `torch.cuda.LongTensor([..])`, `x.type(torch.cuda.HalfTensor)`,
+    `x.type("torch.cuda.FloatTensor")` asked the driver ("Found no NVIDIA driver"); `x.type()` named the CPU type
+    and `isinstance(x, torch.cuda.FloatTensor)` was False, so host code asserting either stopped. They answer as on
+    the GPU now; `set_default_tensor_type(torch.cuda.HalfTensor)` makes half tensors on CUDA."""
+    f = _host(tmp_path, '''\
+        import torch
+
+        x = torch.cuda.FloatTensor(5).fill_(1)
+        ids = torch.cuda.LongTensor([1, 2, 3])
+        h = x.type(torch.cuda.HalfTensor)
+        s = torch.ones(2).type("torch.cuda.DoubleTensor")
+        names = (x.type(), h.type(), ids.type())
+        checks = (isinstance(x, torch.cuda.FloatTensor), isinstance(x, torch.cuda.HalfTensor),
+                  isinstance(h, torch.cuda.HalfTensor), isinstance(ids, torch.cuda.LongTensor), x.is_cuda)
+        torch.set_default_tensor_type(torch.cuda.HalfTensor)
+        d = torch.ones(3)
+        torch.set_default_tensor_type(torch.FloatTensor)
+        e = torch.ones(3)
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f))
+    assert ns["names"] == ("torch.cuda.FloatTensor", "torch.cuda.HalfTensor", "torch.cuda.LongTensor")
+    assert ns["checks"] == (True, False, True, True, True)
+    assert ns["h"].dtype == torch.float16 and ns["s"].dtype == torch.float64 and ns["ids"].tolist() == [1, 2, 3]
+    assert ns["d"].dtype == torch.float16 and ns["e"].dtype == torch.float32
+    # restored: torch's own types, its own set_default_tensor_type, the CPU default device
+    assert type(torch.cuda.FloatTensor).__name__ == "tensortype" and torch.get_default_device().type == "cpu"
+    assert torch.ones(1).type() == "torch.FloatTensor"
+
+
+def test_cuda_submodules_and_device_agnostic_streams(tmp_path: Path):
+    """`from torch.cuda.streams import Stream`, `torch.cuda.graphs.CUDAGraph()`, `torch.cuda.memory.mem_get_info()`
+    (the names torch.cuda re-exports, asked from their own modules), `torch.Stream(device="cuda")`,
+    `torch.Event("cuda")`, `torch.cuda.Stream.priority_range()` and `torch.cuda.default_generators[0]` raised a CUDA
+    error (or IndexError); they are the emulation's stand-ins now, and a CPU stream is still torch's."""
+    f = _host(tmp_path, '''\
+        import torch
+        from torch.cuda.streams import Stream, Event
+        from torch.cuda.graphs import CUDAGraph, graph
+
+        free, total = torch.cuda.memory.mem_get_info()
+        s, e = Stream(), Event(enable_timing=True)
+        g = CUDAGraph()
+        with graph(g):
+            pass
+        g.replay()
+        ds = torch.Stream(device="cuda")
+        de = torch.Event("cuda", enable_timing=True)
+        plain = torch.Stream()
+        cpu = torch.Stream("cpu")
+        with ds:
+            de.record(ds)
+        checks = (isinstance(ds, torch.Stream), isinstance(cpu, torch.Stream), isinstance(torch.cuda.Stream(),
+                  torch.Stream), ds.device.type, plain.device.type, cpu.device_type)
+        prio = torch.cuda.Stream.priority_range()
+        gen = torch.cuda.default_generators[0].manual_seed(7)
+        fraction = torch.cuda.get_per_process_memory_fraction()
+    ''')
+    import torch.cuda.streams as streams
+
+    real_stream = streams.Stream
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f))
+    assert ns["total"] == TARGETS["h200"].total_memory
+    assert ns["checks"][:5] == (True, True, True, "cuda", "cuda")
+    assert ns["prio"] == (0, -3) and ns["fraction"] == 1.0
+    assert streams.Stream is real_stream and isinstance(torch.Stream, type) and torch.Stream.__module__ == "torch"
+    assert torch.Stream.__name__ == "Stream" and type(torch.Stream).__name__ != "Switch"
+
+
+def test_cuda_array_interface_and_cuda_amp_custom_fwd(tmp_path: Path):
+    """Host code reading `x.__cuda_array_interface__` (a data pointer for an alignment check, a handle for
+    another library) got "Can't get __cuda_array_interface__ on non-CUDA tensor"; `torch.cuda.amp.custom_fwd(
+    cast_inputs=..)` (deprecated, still common) raised "custom_fwd() got multiple values for argument 'fwd'" at
+    import, under the emulation's CUDA autocast (round 21)."""
+    f = _host(tmp_path, '''\
+        import torch
+
+        x = torch.arange(12, dtype=torch.float32, device="cuda").reshape(3, 4)
+        a = x.__cuda_array_interface__
+        b = x.t().__cuda_array_interface__
+        has = hasattr(x, "__cuda_array_interface__")
+
+        class M(torch.nn.Module):
+            @torch.cuda.amp.custom_fwd(cast_inputs=torch.float16)
+            def forward(self, t):
+                return t
+
+        with torch.cuda.amp.autocast():
+            y = M()(torch.ones(3, device="cuda"))
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f))
+    x = ns["x"]
+    assert ns["a"] == {"typestr": "<f4", "shape": (3, 4), "strides": None, "data": (x.data_ptr(), False),
+                       "version": 2}
+    assert ns["b"]["strides"] == (4, 16) and ns["has"]
+    assert ns["y"].dtype == torch.float16
+    with pytest.raises(AttributeError):   # torch's own answer outside the emulation (a CPU tensor)
+        _ = torch.ones(1).__cuda_array_interface__
+
+
+KERNEL = '''\
+import torch
+import cuda.tile as ct
+
+
+@ct.kernel
+def twice_kernel(x, out, B: ct.Constant[int]):
+    i = ct.bid(0)
+    ct.store(out, (i,), ct.load(x, (i,), (B,), padding_mode=ct.PaddingMode.ZERO) * 2)
+
+
+def twice(x):
+    out = torch.empty_like(x)
+    ct.launch(torch.cuda.current_stream(), (ct.cdiv(x.numel(), 64),), twice_kernel, (x, out, 64))
+    return out
+'''
+
+TEST = '''\
+import torch
+from kern import twice
+
+
+def {fn}():
+    twice(torch.ones(100, device="cuda"))
+'''
+
+
+def _project(root: Path, pyproject: str, test_dir: str = "tests", test_file: str = "test_k.py",
+             fn: str = "test_twice") -> None:
+    (root / test_dir).mkdir(parents=True)
+    (root / "kern.py").write_text(KERNEL)
+    (root / "conftest.py").write_text("")
+    (root / "pyproject.toml").write_text(textwrap.dedent(pyproject))
+    (root / test_dir / test_file).write_text(TEST.format(fn=fn))
+
+
+def test_a_projects_xdist_addopts_and_unknown_plugin_options(tmp_path: Path):
+    """`addopts = "-n 2"` (pytest-xdist) ran the tests in worker processes, outside the emulation: no launch was
+    recorded. A plugin's option whose plugin is not installed (`--cov`) was a usage error: no test ran. The first
+    runs with xdist's `-n 0`; the second once more without the project's addopts, noted."""
+    pytest.importorskip("cuda.tile")
+    xd = tmp_path / "xd"
+    xd.mkdir()
+    addopts = "-n 2 --dist loadfile" if __import__("importlib.util").util.find_spec("xdist") else ""
+    _project(xd, f'''\
+        [tool.pytest.ini_options]
+        addopts = "{addopts} -ra"
+    ''')
+    index = run(Options(root=xd, tests=["tests"], scripts=[], out=tmp_path / "o1", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    assert [k["kernel"] for k in index["kernels"]] == ["twice_kernel"] and index["kernels"][0]["launches"] == 1
+    cov = tmp_path / "cov"
+    cov.mkdir()
+    _project(cov, '''\
+        [tool.pytest.ini_options]
+        addopts = "--no-such-plugin-option=pkg -q"
+    ''')
+    index = run(Options(root=cov, tests=["tests"], scripts=[], out=tmp_path / "o2", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    assert [k["kernel"] for k in index["kernels"]] == ["twice_kernel"]
+    assert any("pytest refused the project's addopts (unrecognized arguments: --no-such-plugin-option=pkg" in n
+               for n in index["notes"])
+
+
+def test_a_projects_testpaths_and_python_files(tmp_path: Path):
+    """No tests/ folder: the project's pytest configuration says where its tests are (`testpaths`) and what they
+    are called (`python_files`, `python_functions`); `corpus capture DIR` said "no tests/ folder" (or found no
+    `check_*.py` file) before."""
+    pytest.importorskip("cuda.tile")
+    root = tmp_path / "lay"
+    root.mkdir()
+    _project(root, '''\
+        [tool.pytest.ini_options]
+        testpaths = ["pkg/checks"]
+        python_files = ["check_*.py"]
+        python_functions = ["check_*"]
+    ''', test_dir="pkg/checks", test_file="check_k.py", fn="check_twice")
+    assert pytest_config(root) == {"testpaths": ["pkg/checks"], "python_files": ["check_*.py"]}
+    index = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    assert [t["file"] for t in index["test_files"]] == ["pkg/checks/check_k.py"]
+    assert [k["kernel"] for k in index["kernels"]] == ["twice_kernel"] and index["kernels"][0]["launches"] == 1
+
+
+def test_pytest_config_files_in_pytests_order(tmp_path: Path):
+    """pytest.ini wins over pyproject.toml (even with no [pytest] section: it is the config file then); setup.cfg's
+    [tool:pytest]; a malformed file is no configuration (pytest says why when it runs)."""
+    (tmp_path / "setup.cfg").write_text("[tool:pytest]\ntestpaths = a b\n")
+    assert pytest_config(tmp_path) == {"testpaths": ["a", "b"]}
+    (tmp_path / "pyproject.toml").write_text("[tool.pytest.ini_options]\npython_files = 'x_*.py'\n")
+    assert pytest_config(tmp_path) == {"python_files": ["x_*.py"]}
+    (tmp_path / "pytest.ini").write_text("[other]\n")
+    assert pytest_config(tmp_path) == {}
+    (tmp_path / "pytest.ini").write_text("[pytest\n")
+    assert pytest_config(tmp_path) == {}
+
+
+def test_backend_parameters_several_and_the_deselected_said(tmp_path: Path):
+    """A test parametrized by `backend` runs only for --backend (cutile); a project whose other backend is Triton
+    (a kernel language tileport ports too) had its Triton kernel "not launched by any test" with no word why: the
+    summary names the deselected backends and how to run them, and `--backend cutile,triton` runs both."""
+    pytest.importorskip("cuda.tile")
+    from tileport.corpus.capture import summary_lines
+
+    root = tmp_path / "bk"
+    (root / "tests").mkdir(parents=True)
+    (root / "conftest.py").write_text("")
+    (root / "kern.py").write_text(KERNEL + textwrap.dedent('''\
+
+        def other(x):
+            return x * 2
+    '''))
+    (root / "tests" / "test_k.py").write_text(textwrap.dedent('''\
+        import pytest
+        import torch
+        from kern import other, twice
+
+
+        @pytest.fixture(params=["cutile", "triton"])
+        def backend(request):
+            return request.param
+
+
+        def test_twice(backend):
+            (twice if backend == "cutile" else other)(torch.ones(100, device="cuda"))
+    '''))
+    index = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    assert index["test_files"][0]["deselected"] == {"backend=triton": 1}
+    index["not_launched"] = [{"file": "kern.py", "kernel": "k"}]   # (as a Triton kernel of the other backend is)
+    text = "\n".join(summary_lines(index))
+    assert "(tests of backend(s) triton were deselected: --backend cutile,triton runs them too)" in text
+    both = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o2", target=TARGETS["h200"],
+                       timeout_s=60, only_backend="cutile,triton", say=lambda s: None))
+    assert both["test_files"][0]["deselected"] == {} and both["test_files"][0]["outcomes"] == {"passed": 2}
