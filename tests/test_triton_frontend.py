@@ -455,6 +455,7 @@ def test_port_without_capture_says_what_to_do(tmp_path):
 def test_triton_coverage_rows_name_bundled_examples():
     import test_triton_round19
     import test_triton_round20
+    import test_triton_round22
     from tileport.translate.coverage import TRITON_COVERAGE
 
     named = {c.example for c in TRITON_COVERAGE if c.example}
@@ -463,7 +464,8 @@ def test_triton_coverage_rows_name_bundled_examples():
         f"scaled/{k}" for k in ("mx_mm", "mx_mm_trans")} | {   # (sm_100 only: tests/test_triton_dot_scaled.py)
         f"r12/{k}" for k in ("bp_batch_center", "umulhi_mix", "split_blocks_min", "heuristics_chain")} | {
         f"r19/{k}" for k in test_triton_round19.NAMES} | {   # (proven by tests/test_triton_round19.py)
-        f"r20/{k}" for k in test_triton_round20.NAMES}   # (and tests/test_triton_round20.py)
+        f"r20/{k}" for k in test_triton_round20.NAMES} | {   # (and tests/test_triton_round20.py)
+        f"r22/{k}" for k in test_triton_round22.NAMES}   # (and tests/test_triton_round22.py)
     assert all(c.example for c in TRITON_COVERAGE if c.status == "supported")
     assert {c.status for c in TRITON_COVERAGE} == {"supported", "dropped", "planned"}
 

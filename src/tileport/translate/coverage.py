@@ -798,6 +798,15 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "truncated (Triton's tt.mulhiui is __nv_umulhi on the GPU, unsigned whatever the signedness; its "
               "interpreter sign-extends int32); a literal at or above 2^31 multiplied in 16-bit halves (cutile parses "
               "literals as i32)", S, "r12/umulhi_mix", "64-bit operands (a 128-bit product) refused"),
+    Construct("triton-libdevice-bits", "libdevice `saturatef` / `fdim` of f32 tiles, `float_as_int` / "
+              "`int_as_float` / `float_as_uint` / `uint_as_float`, and `mulhi` / `hadd` / `rhadd` / `mul24` / `ffs` "
+              "of int32 tiles",
+              "as libdevice.10.bc defines them (Triton's copy, disassembled; linked with nvvm-reflect-ftz set): "
+              "saturate.ftz (`ct.where(x >= 2**-126, ct.minimum(x, 1.0), 0.0)`: NaN and subnormals 0), `a <= b ? 0 : "
+              "a - b`, `ct.bitcast`, the int64 product `>> 32` (mulhi of uint32: tl.umulhi's), `(a & b) + ((a ^ b) >> "
+              "1)` / `(a | b) - ((a ^ b) >> 1)`, each operand's low 24 bits sign-extended by shifts then multiplied, "
+              "the lowest bit set smeared rightwards and counted (ffs); exact", S, "r22/libdevice_int_ops",
+              "their 64-bit forms (mul64hi, ffsll), umul24 / usad / byte_perm and f64 fdim refused"),
     Construct("triton-llm-math", "`tl.fma(a, b, c)`, `tl.clamp(x, lo, hi)`, `tl.zeros_like/ones_like/full_like`, "
               "`tl.argmax/argmin(x, axis)`, `tl.max/min(x, axis, return_indices=True)`, `tl.reduce(x, axis, f)` with "
               "`f` a @triton.jit `a + b` / `a * b` / `tl.maximum(a, b)` / `tl.minimum(a, b)`",

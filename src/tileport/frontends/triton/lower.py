@@ -82,6 +82,9 @@ SUM_WIDENED = {"ct.int8": "ct.int32", "ct.int16": "ct.int32", "ct.uint8": "ct.ui
 ROUNDINGS = ("rint", "round", "trunc", "nearbyint")
 #: libdevice functions written exactly from their bits (libdevice.10.bc; _Lowerer.libdevice_bits): arity
 LIBDEVICE_BITS = {"fmax": 2, "fmin": 2, "copysign": 2, "signbit": 1}
+#: more libdevice functions written exactly from libdevice.10.bc (_Lowerer.libdevice_more): arity
+LIBDEVICE_MORE = {"saturatef": 1, "fdim": 2, "float_as_int": 1, "int_as_float": 1, "float_as_uint": 1,
+                  "uint_as_float": 1, "mulhi": 2, "hadd": 2, "rhadd": 2, "mul24": 2, "ffs": 1}
 #: triton.language math functions whose operands Triton 3.6 checks (language/math.py, `_check_dtype`): their dtypes
 TL_MATH_DTYPES = {f: ("ct.float32", "ct.float64") for f in ("exp", "exp2", "log", "log2", "cos", "sin", "sqrt",
                                                              "rsqrt", "erf", "floor", "ceil")} | {
@@ -2814,7 +2817,15 @@ class _Lowerer:
         # a zero divisor is undefined in Triton too): the signs differ where the dividend is negative
         low = self._lower_bound(tb.text) if isinstance(tb, Scalar) else None
         nonneg = self._above_zero(tb) or (low is not None and low >= 0)
-        signs = f"({a_} < 0)" if nonneg else f"(({a_} < 0) != ({b_} < 0))"
+        if nonneg:
+            signs = f"({a_} < 0)"
+        elif isinstance(tb, Scalar) and isinstance(ta, Tile):
+            # a scalar divisor of either sign (a constexpr launched -3 and 8, a runtime argument): the signs differ
+            # where the xor's sign bit is set — `(a < 0) != (D < 0)` compared a tile with a scalar bool, which cutile
+            # 0.3.1 does not type ("binary `Ne` requires operands of the same type"): the port failed to build
+            signs = f"(({a_} ^ {b_}) < 0)"
+        else:
+            signs = f"(({a_} < 0) != ({b_} < 0))"
         fix = f"(({a_} % {b_}) != 0) & {signs}"
         if sym == "//":
             return Tile(f"ct.where({fix}, ({a_} // {b_}) + 1, {a_} // {b_})", shape, dtype)
@@ -2983,6 +2994,9 @@ class _Lowerer:
             k = self._whole_blocks(t.index, run.index.size)  # type: ignore[union-attr]
             if k is None:
                 continue
+            rows = self._offset_in_rows(terms, j, runs[0], k)
+            if rows is not None:
+                return rows
             idx = run.index
             moved = str(k) if idx.index == "0" else f"{_paren(idx.index)} + {k}"  # type: ignore[union-attr]
             out = list(terms)
@@ -2990,6 +3004,36 @@ class _Lowerer:
             del out[j]
             return tuple(out)
         return terms
+
+    def _offset_in_rows(self, terms: tuple[Term, ...], j: int, unit: int, k: int) -> tuple[Term, ...] | None:
+        """``terms`` with the constant element offset ``terms[j]`` (k blocks of the unit-stride run ``terms[unit]``)
+        moved onto a run of a larger stride when the pointer has one (``y + R * C + r[:, None] * C + c[None, :]``:
+        R * C is row block 1 of the stride-C run, not column block R of a row C long — the view's row extent is
+        the tensor's, so that tile lay past it and the store was dropped, silently); the terms unchanged (so the
+        offset is folded into the unit run) when the k blocks stay inside one row of every such run at every
+        launch; else ``terms`` with nothing folded (the access lowers as a gather / scatter, exact)."""
+        others = [o for o, t in enumerate(terms) if isinstance(t.index, Idx) and t.stride != "1"]
+        if not others:
+            return None
+        run = terms[unit].index
+        for o in others:
+            other = terms[o]
+            q = self._whole_blocks(terms[j].index, f"({other.stride}) * ({other.index.size})")  # type: ignore
+            if q is None or other.index.wrap is not None:  # type: ignore[union-attr]
+                continue
+            idx = other.index
+            moved = str(q) if idx.index == "0" else f"{_paren(idx.index)} + {q}"  # type: ignore[union-attr]
+            out = list(terms)
+            out[o] = Term(other.stride, replace(idx, index=moved))  # type: ignore[type-var]
+            del out[j]
+            return tuple(out)
+        ends = self.launch_values(f"({k} + 1) * ({run.size})")  # type: ignore[union-attr]
+        for o in others:
+            strides = self.launch_values(terms[o].stride)
+            if not ends or not strides or not all(isinstance(e, int) and isinstance(s, int) and e <= s
+                                                  for e, s in zip(ends, strides)):
+                return terms
+        return None
 
     def _vacuous(self, idx: Idx, bound: str) -> bool:
         """``idx < bound`` holds for every lane at every captured launch (``tl.arange(0, PAD) < N`` with PAD <= N:
@@ -3533,6 +3577,9 @@ class _Lowerer:
             return self.libdevice_bits(node, fn)
         if fn in ("popc", "clz", "brev") and len(node.args) == 1 and not kw:
             return self.int_bits(node, fn)
+        if fn in LIBDEVICE_MORE and len(node.args) == LIBDEVICE_MORE[fn] and not kw and \
+                (self._libdevice(node) or fn in ("saturatef", "fdim")):
+            return self.libdevice_more(node, fn)
         if (cvt := FLOAT_TO_INT.fullmatch(fn)) and len(node.args) == 1 and not kw:
             return self.float_to_int(node, fn, *cvt.groups())
         if fn == "fmod" and len(node.args) == 2 and not kw:
@@ -3678,12 +3725,7 @@ class _Lowerer:
                              x.shape, "ct.uint32"), f"{fn}_u").text
 
         def popc(v: str) -> str:
-            a = self._named(Tile(f"{v} - (({v} >> 1) & 0x55555555)", x.shape, "ct.uint32"), "popc_2").text
-            b = self._named(Tile(f"({a} & 0x33333333) + (({a} >> 2) & 0x33333333)", x.shape, "ct.uint32"),
-                            "popc_4").text
-            c = self._named(Tile(f"({b} + ({b} >> 4)) & 0x0F0F0F0F", x.shape, "ct.uint32"), "popc_8").text
-            d = self._named(Tile(f"{c} + ({c} >> 8)", x.shape, "ct.uint32"), "popc_16").text
-            return f"ct.astype(({d} + ({d} >> 16)) & 0x3F, ct.int32)"
+            return self._popc_u32(v, x.shape)
 
         if fn == "popc":
             return Tile(popc(u), x.shape, "ct.int32")
@@ -3699,6 +3741,74 @@ class _Lowerer:
         out = f"({v} >> 16) | ({v} << 16)"
         return Tile(f"ct.bitcast({out}, ct.int32)" if self.known_dtype(x) == "ct.int32" else out, x.shape,
                     self.known_dtype(x))
+
+    def _popc_u32(self, v: str, shape: tuple[str, ...]) -> str:
+        """The number of bits set in the uint32 tile ``v``, as an int32 (a pairwise bit count; int_bits)."""
+        a = self._named(Tile(f"{v} - (({v} >> 1) & 0x55555555)", shape, "ct.uint32"), "popc_2").text
+        b = self._named(Tile(f"({a} & 0x33333333) + (({a} >> 2) & 0x33333333)", shape, "ct.uint32"),
+                        "popc_4").text
+        c = self._named(Tile(f"({b} + ({b} >> 4)) & 0x0F0F0F0F", shape, "ct.uint32"), "popc_8").text
+        d = self._named(Tile(f"{c} + ({c} >> 8)", shape, "ct.uint32"), "popc_16").text
+        return f"ct.astype(({d} + ({d} >> 16)) & 0x3F, ct.int32)"
+
+    def libdevice_more(self, node: ast.Call, fn: str) -> Tile:
+        """libdevice's ``saturatef``, ``fdim``, ``float_as_int`` / ``int_as_float`` / ``float_as_uint`` /
+        ``uint_as_float``, ``mulhi``, ``hadd`` / ``rhadd``, ``mul24`` and ``ffs``, as libdevice.10.bc defines them
+        (Triton's own copy, disassembled; it links it with nvvm-reflect-ftz set): ``__nv_saturatef`` is
+        ``llvm.nvvm.saturate.ftz.f`` (x clamped to [0, 1], NaN and subnormals to 0: 0 below 2**-126);
+        ``__nv_fdimf`` ``a <= b ? 0 : a - b`` (an ordered compare: NaN gives a - b, NaN; fdim(inf, inf) is 0);
+        the ``*_as_*`` functions bitcasts; ``__nv_mulhi`` the high half of the signed 64-bit product (the uint32
+        form is tl.umulhi's); ``__nv_hadd`` ``(a & b) + ((a ^ b) >> 1)`` and ``__nv_rhadd`` ``(a | b) - ((a ^ b)
+        >> 1)`` (arithmetic shifts); ``__nv_mul24`` the product of each operand's low 24 bits sign-extended (shl
+        8, ashr 8), wrapping; ``__nv_ffs`` the 1-based position of the lowest bit set, 0 for 0 (bitreverse, then
+        bfind.shiftamt + 1): the bits set in ``x & -x`` smeared rightwards. Exact; the integer ones take int32 tiles (their 64-bit forms
+        are not lowered)."""
+        if fn in ("saturatef", "fdim"):
+            xs = self._float_operands(node, fn)
+            if {self.known_dtype(x) for x in xs} != {F32}:
+                raise self.fail(node, f"{self._spelled(node, fn)} of tiles not known to be f32 (lowered for f32; "
+                                      "libdevice's f64 fdim is not)")
+            shape = _broadcast_all(x.shape for x in xs)
+            if fn == "saturatef":
+                x = self._named(xs[0], "saturated").text
+                return Tile(f"ct.where({x} >= 1.1754943508222875e-38, ct.minimum({x}, 1.0), 0.0)", shape, F32)
+            a, b = (self._named(t, n).text for t, n in zip(xs, ("fdim_a", "fdim_b")))
+            return Tile(f"ct.where({a} <= {b}, 0.0, {a} - {b})", shape, F32)
+        vals = [self._value(self.ev(a), node) for a in node.args]
+        if any(isinstance(v, Scalar) for v in vals):
+            raise self.fail(node, f"{self._spelled(node, fn)} of a scalar: lowered for tiles (a tl.full of it is one)")
+        xs = [self.materialize(v, node) for v in vals]
+        dts = [self.known_dtype(x) for x in xs]
+        shape = _broadcast_all(x.shape for x in xs)
+        casts = {"float_as_int": (F32, "ct.int32"), "float_as_uint": (F32, "ct.uint32"),
+                 "int_as_float": ("ct.int32", F32), "uint_as_float": ("ct.uint32", F32)}
+        if fn in casts:
+            src, dst = casts[fn]
+            if dts[0] != src:
+                raise self.fail(node, f"{self._spelled(node, fn)} of a tile not known to be {src[3:]} (libdevice "
+                                      f"has it for {src[3:]} only)")
+            return Tile(f"ct.bitcast({xs[0].text}, {dst})", xs[0].shape, dst)
+        if fn == "mulhi" and set(dts) == {"ct.uint32"}:
+            return self.umulhi(node, "umulhi", {})
+        if set(dts) != {"ct.int32"}:
+            raise self.fail(node, f"{self._spelled(node, fn)} of {sorted(map(str, set(dts)))} tiles: lowered for "
+                                  "int32 (libdevice's 64-bit and unsigned forms of it are not)")
+        if fn == "ffs":
+            x = self._named(xs[0], "ffs").text
+            low = self._named(Tile(f"ct.bitcast({x} & (0 - {x}), ct.uint32)", shape, "ct.uint32"), "ffs_low").text
+            v = low
+            for k in (1, 2, 4, 8, 16):   # the lowest bit set (1 << p) and every bit right of it: p + 1 bits
+                v = self._named(Tile(f"{v} | ({v} >> {k})", shape, "ct.uint32"), "ffs_smear").text
+            return Tile(self._popc_u32(v, shape), shape, "ct.int32")
+        a, b = (self._named(t, n).text for t, n in zip(xs, ("lhs", "rhs")))
+        if fn == "mulhi":
+            return Tile(f"ct.astype((ct.astype({a}, ct.int64) * ct.astype({b}, ct.int64)) >> 32, ct.int32)",
+                        shape, "ct.int32")
+        if fn == "hadd":
+            return Tile(f"({a} & {b}) + (({a} ^ {b}) >> 1)", shape, "ct.int32")
+        if fn == "rhadd":
+            return Tile(f"({a} | {b}) - (({a} ^ {b}) >> 1)", shape, "ct.int32")
+        return Tile(f"(({a} << 8) >> 8) * (({b} << 8) >> 8)", shape, "ct.int32")   # mul24
 
     def float_to_int(self, node: ast.Call, fn: str, src: str, dst: str, mode: str) -> Tile:
         """libdevice's ``float2int_rn`` .. ``double2ll_ru``: the float rounded as the mode says (rn: to nearest,

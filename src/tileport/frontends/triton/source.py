@@ -184,6 +184,27 @@ def is_triton_file(path: Path, name: str) -> bool:
         return False
 
 
+class _AdvanceMethod(ast.NodeTransformer):
+    """``p.advance(offsets)`` (a block pointer's method, Triton's `tensor.advance`) as ``tl.advance(p, offsets)``,
+    the function every rule of the lowering reads (it was refused: "call `p.advance` is not supported"). Only a
+    block pointer has the method, so the rewrite changes no other call."""
+
+    def __init__(self, tl: str, modules: set[str]):
+        self.tl, self.modules = tl, modules
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "advance" and len(node.args) + len(node.keywords) == 1 and \
+                not (isinstance(f.value, ast.Name) and f.value.id in self.modules) and \
+                all(k.arg == "offsets" for k in node.keywords):
+            offsets = node.args[0] if node.args else node.keywords[0].value
+            func = ast.copy_location(ast.Attribute(ast.copy_location(ast.Name(self.tl, ast.Load()), f), "advance",
+                                                   ast.Load()), f)
+            return ast.copy_location(ast.Call(func, [f.value, offsets], []), node)
+        return node
+
+
 def find_kernel(path: Path, name: str) -> TritonKernel:
     path = Path(path)
     try:
@@ -192,6 +213,8 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     except (OSError, SyntaxError, UnicodeDecodeError) as exc:
         raise TritonSourceError(f"{path}: cannot read it as Python: {exc}") from exc
     tl, tr, functions = _aliases(tree)
+    if tl:
+        _AdvanceMethod(sorted(tl)[0], set(tl) | set(tr)).visit(tree)
     jitted = _jitted(tree, tr)
     fn = next((f for f in jitted if f.name == name), None)
     if fn is None:
