@@ -264,3 +264,97 @@ def test_backend_parameters_several_and_the_deselected_said(tmp_path: Path):
     both = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o2", target=TARGETS["h200"],
                        timeout_s=60, only_backend="cutile,triton", say=lambda s: None))
     assert both["test_files"][0]["deselected"] == {} and both["test_files"][0]["outcomes"] == {"passed": 2}
+
+
+STYLES = '''\
+import torch
+import cuda.tile as ct
+import triton
+import triton.language as tl
+
+
+def _body(x, out, B: ct.Constant[int]):
+    i = ct.bid(0)
+    ct.store(out, (i,), ct.load(x, (i,), (B,), padding_mode=ct.PaddingMode.ZERO) * 2)
+
+
+plain = ct.kernel(_body)
+busy = ct.kernel(occupancy=2)(_body)
+
+
+class Ops:
+    @staticmethod
+    @triton.jit
+    def inc_kernel(x_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=m) + 1, mask=m)
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 256})], key=["n"])
+@triton.jit
+def tuned_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+
+x = torch.zeros(300, device="cuda")
+for k in (plain, busy):
+    ct.launch(torch.cuda.current_stream(), (ct.cdiv(300, 64),), k, (x, torch.empty_like(x), 64))
+h = Ops.inc_kernel[(3,)](x, 300, BLOCK=128)
+figures = (h.n_regs, h.n_spills, h.metadata.num_warps, sorted(h.asm))
+h[(3, 1, 1)](x, 300, 128)        # the handle relaunched (constexprs too, as Triton's compiled kernels take them)
+tuned_kernel[lambda meta: (triton.cdiv(300, meta["BLOCK"]),)](x, 300)
+best = tuned_kernel.best_config.kwargs
+'''
+
+
+def test_triton_launch_handles_best_config_and_kernels_of_a_class_and_one_body(tmp_path: Path):
+    """`h = kernel[grid](..)` returned None here (Triton returns the compiled kernel: host code reads `h.n_regs`,
+    `h.asm["ptx"]`, relaunches `h[grid](..)`), an autotuner's `best_config` was missing after a launch; a
+    `@staticmethod @triton.jit` kernel of a class (`Ops.inc_kernel[grid]`) was not found by the scan; two kernels of
+    one function at other hints (`plain = ct.kernel(_body)`, `busy = ct.kernel(occupancy=2)(_body)`) did not load
+    ("2 kernels of function '_body'"): the one of the fewest hints is loaded, each launch keeping its own."""
+    pytest.importorskip("triton")
+    pytest.importorskip("cuda.tile")
+    from tileport.corpus.scan import scan
+    from tileport.frontends.cutile_py.loader import load_kernel
+
+    root = tmp_path / "st"
+    root.mkdir()
+    kernels, _, script = STYLES.partition("\n\nx = ")
+    (root / "ks.py").write_text(kernels + "\n")
+    (root / "run.py").write_text("import torch\nimport cuda.tile as ct\nimport triton\nfrom ks import Ops, busy, "
+                                 "plain, tuned_kernel\n\nx = " + script)
+    index = run(Options(root=root, tests=[], scripts=["run.py"], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=120, triton_run_s=0, say=lambda s: None))
+    assert index["test_files"][0]["outcomes"] == {"ran": 1}
+    rows = {r["kernel"]: r for r in index["kernels"]}
+    assert rows["inc_kernel"]["launches"] == 2 and rows["inc_kernel"]["in_scan"]
+    assert rows["_body"]["distinct_signatures"] == 2 and rows["tuned_kernel"]["launches"] == 1
+    assert [(k.name, k.qualname) for k in scan(root)] == [("_body", "_body"), ("inc_kernel", "Ops.inc_kernel"),
+                                                          ("tuned_kernel", "tuned_kernel")]
+    loaded = load_kernel(f"{root / 'ks.py'}::_body")
+    assert loaded.kernel._compiler_options.occupancy is None   # `plain`, not `busy`
+
+
+def test_memory_history_and_data_parallel_on_the_one_device(tmp_path: Path):
+    """`torch.cuda.memory._record_memory_history()` / `_dump_snapshot(..)` (a memory profile) raised "Found no
+    NVIDIA driver"; `nn.DataParallel(model).cuda()` raised "module must have its parameters and buffers on device
+    cuda:0 .. found one of them on device: cpu" (torch's own check sees the CPU). The history is empty, the
+    snapshot has no segment, and DataParallel over the one device calls the module, as on a one-GPU machine."""
+    f = _host(tmp_path, '''\
+        import pickle
+        import torch
+
+        torch.cuda.memory._record_memory_history(max_entries=100)
+        m = torch.nn.DataParallel(torch.nn.Linear(4, 2)).cuda()
+        y = m(torch.ones(3, 4, device="cuda"))
+        torch.cuda.memory._dump_snapshot(SNAP)
+        snap = pickle.load(open(SNAP, "rb"))
+        torch.cuda.memory._record_memory_history(enabled=None)
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f), init_globals={"SNAP": str(tmp_path / "s.pickle")})
+    assert ns["y"].shape == (3, 2) and ns["snap"]["segments"] == []
+    assert torch.nn.DataParallel.forward.__module__ == "torch.nn.parallel.data_parallel"

@@ -938,6 +938,37 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
 
     out.append((torch, "compile", compile))
 
+    # nn.DataParallel over the one device: on the GPU its forward checks the module is on cuda:0 (torch's own code
+    # sees the CPU: "module must have its parameters and buffers on device cuda:0"), scatters the inputs there and
+    # calls the module; here the inputs are where they are, so the module is called
+    dp_forward = torch.nn.DataParallel.forward
+
+    def data_parallel_forward(self: Any, *inputs: Any, **kwargs: Any) -> Any:
+        if len(self.device_ids) <= 1:
+            return self.module(*inputs, **kwargs)
+        return dp_forward(self, *inputs, **kwargs)
+
+    functools.update_wrapper(data_parallel_forward, dp_forward)
+    out.append((torch.nn.DataParallel, "forward", data_parallel_forward))
+
+    # the allocator's memory history (a benchmark's or test's memory profile: `_record_memory_history`,
+    # `_dump_snapshot("x.pickle")`, `_snapshot()`) asks the driver: nothing was allocated on a GPU, so the history
+    # is empty and the snapshot written has no segment
+    import pickle
+
+    import torch.cuda.memory as cuda_memory
+
+    def snapshot(*_a: Any, **_kw: Any) -> dict:
+        return {"segments": [], "device_traces": [[]], "allocator_settings": {}}
+
+    def dump_snapshot(filename: str = "dump_snapshot.pickle", *_a: Any, **_kw: Any) -> None:
+        with open(filename, "wb") as f:
+            pickle.dump(snapshot(), f)
+
+    out += [(cuda_memory, name, fn) for name, fn in (
+        ("_record_memory_history", lambda *a, **kw: None), ("_snapshot", snapshot), ("_dump_snapshot", dump_snapshot))
+        if hasattr(cuda_memory, name)]
+
     # torch.set_default_tensor_type(torch.cuda.FloatTensor) (pre-2.1 host code): the CPU type's dtype, made on
     # CUDA by default, as torch.set_default_dtype + set_default_device("cuda") (torch refuses the stand-in types)
     set_type = torch.set_default_tensor_type

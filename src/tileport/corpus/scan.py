@@ -7,7 +7,7 @@ ct.kernel(_add_impl)``, ``ct.kernel(occupancy=2)(_impl)``, a factory's ``return 
 kernels defined inside a function (a kernel factory) are found too, with their enclosing names in ``qualname``, named
 ``NAME@LINE`` by their ``def`` line (as a capture names them: two factories may define kernels of one name).
 
-Triton kernels are found too: a ``@triton.jit`` function that host code of the tree uses as a value (launched as
+Triton kernels are found too: a ``@triton.jit`` function (of the module, or a class's ``@staticmethod``) that host code of the tree uses as a value (launched as
 ``name[grid](...)``, ``module.name.run(...)``, ``name.warmup(...)``, bound to a name or put in a table that is
 launched) or that is autotuned (``@triton.autotune`` / ``@triton.heuristics`` above it); a ``@triton.jit`` function
 only ever called (``helper(x)``, from kernels) or only used inside kernels is a helper.
@@ -116,12 +116,28 @@ def _triton_kernels(tree: ast.Module, elsewhere: set[str] = frozenset()) -> set[
         return set()
     launched = launched_names(tree) | elsewhere
     out = set()
-    for fn in tree.body:
-        if isinstance(fn, ast.FunctionDef) and any(_is_jit(d, tr) for d in fn.decorator_list):
+    for fn, _qual in _module_and_class_functions(tree):
+        if any(_is_jit(d, tr) for d in fn.decorator_list):
             tuned = any(isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
                         and d.func.attr in ("autotune", "heuristics") for d in fn.decorator_list)
             if tuned or fn.name in launched:
                 out.add(fn.name)
+    return out
+
+
+def _module_and_class_functions(tree: ast.Module) -> list[tuple[ast.FunctionDef, str]]:
+    """(function, qualname) of the module's functions and its classes' (a `@staticmethod @triton.jit` kernel of a
+    class, launched as ``Ops.kernel[grid](...)``), not those inside functions."""
+    out: list[tuple[ast.FunctionDef, str]] = []
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef):
+                out.append((node, prefix + node.name))
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+
+    visit(tree.body, "")
     return out
 
 
@@ -141,8 +157,8 @@ def kernels_in_file(path: Path, rel: str, launched_elsewhere: set[str] = frozens
     triton = _triton_kernels(tree, launched_elsewhere)
     if not modules and not kernel_names and not triton:
         return []
-    found: list[FoundKernel] = [FoundKernel(rel, fn.name, fn.name, fn.lineno) for fn in tree.body
-                                if isinstance(fn, ast.FunctionDef) and fn.name in triton]
+    found: list[FoundKernel] = [FoundKernel(rel, fn.name, qual, fn.lineno)
+                                for fn, qual in _module_and_class_functions(tree) if fn.name in triton]
     wrapped = _wrapped_names(tree, modules, kernel_names)
 
     def visit(node: ast.AST, prefix: str) -> None:

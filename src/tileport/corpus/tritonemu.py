@@ -252,9 +252,10 @@ def assumptions(target: Target) -> list[str]:
             f"memory per block, {regs} registers per SM",
             "triton.testing.do_bench calls its function once and answers 1.0 ms; a perf_report benchmark's run() "
             "calls its function once per point of its sweep and prints/plots nothing",
-            "kernel.warmup(...) compiles nothing: the handle it returns records its launches and reports "
-            f"{_guessed()['n_regs']} registers, {_guessed()['n_spills']} spills, {_guessed()['shared']} bytes of "
-            "shared memory (guesses: nothing was compiled)", *LEGACY]
+            "kernel.warmup(...) and kernel[grid](...) compile nothing: the handle they return records its launches "
+            f"and reports {_guessed()['n_regs']} registers, {_guessed()['n_spills']} spills, {_guessed()['shared']} "
+            "bytes of shared memory and empty listings (asm) (guesses: nothing was compiled); an autotuner's "
+            "best_config is the config taken", *LEGACY]
 
 
 def _guessed() -> dict:

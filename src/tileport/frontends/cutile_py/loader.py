@@ -592,6 +592,14 @@ def load_kernel(ref: str, closure: dict | None = None) -> LoadedKernel:
         found = _kernels_named(module, name)
         if obj is not None:   # only the kernels made of this very function
             found = {w: k for w, k in found.items() if k._pyfunc is obj}
+        if len(found) > 1 and len({id(k._pyfunc) for k in found.values()}) == 1:
+            # kernels of one module-level function that differ only by their hints (`k = ct.kernel(_body)`,
+            # `k_occ = ct.kernel(occupancy=2)(_body)`): a capture records each launch's hints, and a port is made at
+            # them over the kernel of the fewest hints set (a launch at more is a variant at its hints)
+            from .hints import kernel_hints
+
+            plain = min(found, key=lambda w: (sum(v != "default" for v in kernel_hints(found[w]).values()), w))
+            found = {plain: found[plain]}
         if len(found) > 1:
             raise KernelLoadError(f"{path}: {len(found)} kernels of function {name!r} ({', '.join(found)}): a "
                                   "factory's kernels differ by what they close over; bind each at module level under "

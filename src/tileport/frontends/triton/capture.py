@@ -296,10 +296,11 @@ def install(rec: Any, after: Any = None, live: bool = False, recorded: Any = Non
         return saved(self, *args, grid=grid, warmup=warmup, **kwargs)
 
     def fake_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
+        handle = Compiled(self, {k: v for k, v in kwargs.items() if k in OPTIONS}, launch)
         if warmup:  # kernel.warmup(...): compiled ahead, launched later through the handle it returns
-            return Compiled(self, {k: v for k, v in kwargs.items() if k in OPTIONS}, launch)
+            return handle
         launch(self, grid, args, kwargs)
-        return None
+        return handle   # (a launch returns its compiled kernel too: host code reads n_regs, relaunches it)
 
     def first_config(self, *args, **kwargs):
         self.nargs = dict(zip(self.arg_names, args))
@@ -308,6 +309,7 @@ def install(rec: Any, after: Any = None, live: bool = False, recorded: Any = Non
         except Exception:  # noqa: BLE001 — a pruning model that needs a GPU: the declared order
             configs = self.configs
         config = configs[0]
+        self.best_config = config   # (what host code reads after a launch: the "winner", the config taken)
         if config.pre_hook is not None:
             config.pre_hook({**self.nargs, **kwargs, **config.all_kwargs()})
         _AUTOTUNING.append({"configs": len(self.configs), "taken": str(config)})
@@ -342,6 +344,8 @@ class Compiled:
         self.n_regs, self.n_spills = self.GUESSED["n_regs"], self.GUESSED["n_spills"]
         self.metadata = types.SimpleNamespace(shared=self.GUESSED["shared"], num_warps=options.get("num_warps", 4),
                                               num_stages=options.get("num_stages", 3))
+        # its listings (`h.asm["ptx"]`, which host code prints or searches): empty, nothing was compiled
+        self.asm = dict.fromkeys(("ttir", "ttgir", "llir", "ptx", "cubin"), "")
 
     def _init_handles(self) -> None:
         pass
