@@ -358,3 +358,50 @@ def test_memory_history_and_data_parallel_on_the_one_device(tmp_path: Path):
         ns = runpy.run_path(str(f), init_globals={"SNAP": str(tmp_path / "s.pickle")})
     assert ns["y"].shape == (3, 2) and ns["snap"]["segments"] == []
     assert torch.nn.DataParallel.forward.__module__ == "torch.nn.parallel.data_parallel"
+
+
+def test_ddp_device_ids_on_the_emulated_device(tmp_path: Path):
+    """`DistributedDataParallel(model, device_ids=[local_rank], output_device=local_rank)` on a one-process group
+    (gloo here, round 21) raised "device_ids and output_device arguments only work with .. GPU modules or CPU
+    modules" (the module is on the CPU): the CUDA ids are dropped, its gradients are reduced."""
+    f = _host(tmp_path, '''\
+        import os
+        import torch
+        import torch.distributed as dist
+        from torch.nn.parallel import DistributedDataParallel as DDP
+
+        os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT="29561")
+        dist.init_process_group("nccl", rank=0, world_size=1)
+        m = torch.nn.Linear(4, 2).to("cuda:0")
+        ddp = DDP(m, device_ids=[0], output_device=0)
+        ddp(torch.ones(3, 4, device="cuda")).sum().backward()
+        grads = m.weight.grad is not None
+        dist.destroy_process_group()
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f))
+    assert ns["grads"]
+
+
+def test_import_roots_from_a_projects_packaging(tmp_path: Path):
+    """A package under python/ (setuptools `package_dir={"": "python"}`, Triton's own layout) was not importable in
+    its tests ("No module named 'pyl'": the project expects `pip install -e .`); the import roots its packaging
+    names come first now, then src/, then the project itself."""
+    from tileport.corpus.capture import import_roots
+
+    (tmp_path / "python").mkdir()
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "setup.py").write_text('from setuptools import setup, find_packages\n'
+                                       'setup(name="p", package_dir={"": "python"}, packages=find_packages("python"))\n')
+    assert import_roots(tmp_path) == ["python", "src", "."]
+    (tmp_path / "setup.py").unlink()
+    (tmp_path / "setup.cfg").write_text("[options]\npackage_dir =\n    =lib\n[options.packages.find]\nwhere = lib\n")
+    assert import_roots(tmp_path) == ["lib", "src", "."]
+    (tmp_path / "setup.cfg").unlink()
+    (tmp_path / "pyproject.toml").write_text('[tool.setuptools.packages.find]\nwhere = ["python", "missing"]\n')
+    assert import_roots(tmp_path) == ["python", "src", "."]
+    (tmp_path / "pyproject.toml").write_text('[tool.setuptools.package-dir]\n"" = "lib"\n')
+    assert import_roots(tmp_path) == ["lib", "src", "."]
+    (tmp_path / "pyproject.toml").write_text("[tool.setuptools\n")   # malformed: no roots from it
+    assert import_roots(tmp_path) == ["src", "."]

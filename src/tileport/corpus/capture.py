@@ -407,6 +407,69 @@ def pytest_config(root: Path) -> dict[str, list[str]]:
     return {}
 
 
+def import_roots(root: Path) -> list[str]:
+    """Where ``root``'s packages are imported from when it is installed, as its packaging says: setuptools'
+    ``package_dir={"": "python"}`` / ``find_packages("python")`` (setup.py), ``[options] package_dir`` /
+    ``[options.packages.find] where`` (setup.cfg), ``[tool.setuptools.package-dir]`` /
+    ``[tool.setuptools.packages.find] where`` (pyproject.toml); then src/ when present, then ``root`` itself (as
+    `python -m pytest` run in it finds a package at its top). Only folders that exist; nothing is run or imported."""
+    import ast
+    import configparser
+
+    found: list[str] = []
+
+    def add(d: Any) -> None:
+        if isinstance(d, str) and d.strip() and (root / d.strip()).is_dir():
+            found.append(str(Path(d.strip()).as_posix()))
+
+    try:
+        import tomllib
+
+        tool = tomllib.loads((root / "pyproject.toml").read_text()).get("tool", {}).get("setuptools", {}) \
+            if (root / "pyproject.toml").is_file() else {}
+        if isinstance(tool, dict):
+            add((tool.get("package-dir") or {}).get(""))
+            where = ((tool.get("packages") if isinstance(tool.get("packages"), dict) else {}) or {}).get("find", {})
+            for d in (where.get("where") or []) if isinstance(where, dict) else []:
+                add(d)
+    except Exception:  # noqa: BLE001 — a malformed file: no roots from it
+        pass
+    if (root / "setup.cfg").is_file():
+        try:
+            cp = configparser.ConfigParser(interpolation=None)
+            cp.read_string((root / "setup.cfg").read_text())
+            for line in cp.get("options", "package_dir", fallback="").splitlines():
+                key, _, value = line.partition("=")
+                if not key.strip():
+                    add(value)
+            for d in cp.get("options.packages.find", "where", fallback="").split():
+                add(d)
+        except Exception:  # noqa: BLE001
+            pass
+    if (root / "setup.py").is_file():
+        try:
+            tree = ast.parse((root / "setup.py").read_text())
+        except (SyntaxError, ValueError, OSError):
+            tree = None
+        for node in ast.walk(tree) if tree is not None else ():
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            for kw in node.keywords:
+                if kw.arg == "package_dir" and isinstance(kw.value, ast.Dict):
+                    for k, v in zip(kw.value.keys, kw.value.values):
+                        if isinstance(k, ast.Constant) and k.value == "" and isinstance(v, ast.Constant):
+                            add(v.value)
+                if name in ("find_packages", "find_namespace_packages") and kw.arg == "where" and \
+                        isinstance(kw.value, ast.Constant):
+                    add(kw.value.value)
+            if name in ("find_packages", "find_namespace_packages") and node.args and \
+                    isinstance(node.args[0], ast.Constant):
+                add(node.args[0].value)
+    found = [d for d in found if d not in (".", "")]
+    return list(dict.fromkeys([*found, *(["src"] if (root / "src").is_dir() else []), "."]))
+
+
 def _test_files(opts: Options) -> list[Path]:
     # the project's `python_files` (pytest's default: test_*.py and *_test.py)
     patterns = pytest_config(opts.root).get("python_files") or ["test_*.py", "*_test.py"]

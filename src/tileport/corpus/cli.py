@@ -79,8 +79,9 @@ def register(sub: Any, fmt: type) -> None:
                          "e.g. Triton's tutorials, which are scripts, not tests; with its arguments, quoted: "
                          "--script \"run.py --size 256\"")
     cc.add_argument("--path", action="append", metavar="DIR",
-                    help="import root under DIR put first on sys.path (repeatable; default: src when present, then DIR "
-                         "itself, as `python -m pytest` run in DIR finds a package at its top)")
+                    help="import root under DIR put first on sys.path (repeatable; default: the folders its packaging "
+                         "names (setuptools package_dir, packages.find where), src when present, then DIR itself, as "
+                         "`python -m pytest` run in DIR finds a package at its top)")
     cc.add_argument("--kernels-in", action="append", metavar="PATH",
                     help="where to scan for @ct.kernel functions, under DIR (repeatable; default: all of DIR)")
     cc.add_argument("--target", default="h200",
@@ -154,7 +155,7 @@ def register(sub: Any, fmt: type) -> None:
 
 def cmd_capture(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from .capture import Options, _files, run, script_runs, summary_lines
+    from .capture import Options, _files, import_roots, run, script_runs, summary_lines
     from .cudaemu import GiB, parse_target
 
     root = Path(args.dir)
@@ -169,8 +170,9 @@ def cmd_capture(args: argparse.Namespace) -> int:
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
     script_runs(root, args.script or [])  # and a --script that is not there (no torch needed)
     _files(root, args.tests or ([] if args.script else ["tests"]), "--tests", lambda d: ())   # and --tests
-    # as `python -m pytest` run in DIR (DIR itself importable), with a src/ layout's root first
-    paths = args.path if args.path is not None else (["src", "."] if (root / "src").is_dir() else ["."])
+    # as `python -m pytest` run in DIR (DIR itself importable), with the roots its packaging names (package_dir,
+    # packages.find where) and a src/ layout's first
+    paths = args.path if args.path is not None else import_roots(root)
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
     tests = args.tests or ([] if args.script else ["tests"])
     opts = Options(root=root, tests=tests, scripts=args.script or [], out=Path(args.out), target=parse_target(args.target),

@@ -951,6 +951,27 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
     functools.update_wrapper(data_parallel_forward, dp_forward)
     out.append((torch.nn.DataParallel, "forward", data_parallel_forward))
 
+    # DistributedDataParallel(model, device_ids=[local_rank], output_device=local_rank): the ids name the CUDA
+    # device the module is on; the module is on the CPU here, where DDP takes no ids ("device_ids and output_device
+    # arguments only work with single-device/multiple-device GPU modules or CPU modules"): they are dropped
+    import inspect
+
+    ddp = torch.nn.parallel.DistributedDataParallel
+    ddp_init = ddp.__init__
+    ddp_sig = inspect.signature(ddp_init)
+
+    def ddp_on_cpu(self: Any, *a: Any, **kw: Any) -> None:
+        bound = ddp_sig.bind(self, *a, **kw)
+        ids, out = bound.arguments.get("device_ids"), bound.arguments.get("output_device")
+        if ids is not None and all(_is_cuda_device(d) for d in ids) and (out is None or _is_cuda_device(out)):
+            emu.note("DistributedDataParallel: device_ids / output_device naming CUDA dropped (the module is on the "
+                     "CPU, where DDP takes none)")
+            bound.arguments["device_ids"] = bound.arguments["output_device"] = None
+        ddp_init(*bound.args, **bound.kwargs)
+
+    functools.update_wrapper(ddp_on_cpu, ddp_init)
+    out.append((ddp, "__init__", ddp_on_cpu))
+
     # the allocator's memory history (a benchmark's or test's memory profile: `_record_memory_history`,
     # `_dump_snapshot("x.pickle")`, `_snapshot()`) asks the driver: nothing was allocated on a GPU, so the history
     # is empty and the snapshot written has no segment
