@@ -405,3 +405,54 @@ def test_import_roots_from_a_projects_packaging(tmp_path: Path):
     assert import_roots(tmp_path) == ["lib", "src", "."]
     (tmp_path / "pyproject.toml").write_text("[tool.setuptools\n")   # malformed: no roots from it
     assert import_roots(tmp_path) == ["src", "."]
+
+
+def test_os_exit_in_a_test_ends_the_test_not_the_capture(tmp_path: Path):
+    """A test calling `os._exit(0)` (a script or test ending the process at once) killed the whole capture: nothing
+    was written. It raises SystemExit in the host code now (the test ends there, noted with its line) and the
+    capture goes on to the next file; a test's `os.chdir` is undone before the next file."""
+    pytest.importorskip("cuda.tile")
+    import os
+
+    root = tmp_path / "ex"
+    _project(root, "")
+    (root / "tests" / "test_a.py").write_text(textwrap.dedent('''\
+        import os
+        import torch
+        from kern import twice
+
+
+        def test_exit(tmp_path):
+            os.chdir(tmp_path)
+            twice(torch.ones(100, device="cuda"))
+            os._exit(0)
+    '''))
+    cwd = os.getcwd()
+    index = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    assert os.getcwd() == cwd and os._exit.__module__ == "posix"
+    files = {t["file"]: t for t in index["test_files"]}
+    assert files["tests/test_a.py"]["failures"] == {"SystemExit: 0": 1}
+    assert files["tests/test_k.py"]["outcomes"] == {"passed": 1}
+    assert index["kernels"][0]["launches"] == 2
+    assert "os._exit(0) at tests/test_a.py:9: raised SystemExit there instead" in " ".join(index["notes"])
+
+
+def test_a_cpu_only_torch_build_answers_as_a_cuda_build(tmp_path: Path, monkeypatch):
+    """A CPU-only build of torch has `torch.version.cuda` None (host code splitting it stopped) and
+    `torch.backends.cuda.is_built()` / `torch.cuda._is_compiled()` False (tests skipped): answered as a CUDA 13.0
+    build while emulating, restored after."""
+    monkeypatch.setattr(torch.version, "cuda", None)
+    monkeypatch.setattr(torch.backends.cuda, "is_built", lambda: False)
+    monkeypatch.setattr(torch.cuda, "_is_compiled", lambda: False)
+    f = _host(tmp_path, '''\
+        import torch
+
+        major = int(torch.version.cuda.split(".")[0])
+        built = (torch.backends.cuda.is_built(), torch.cuda._is_compiled())
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]) as emu:
+        ns = runpy.run_path(str(f))
+    assert ns["major"] == 13 and ns["built"] == (True, True)
+    assert any("CPU-only build" in n for n in emu.notes)
+    assert torch.version.cuda is None and not torch.backends.cuda.is_built() and not torch.cuda._is_compiled()

@@ -681,8 +681,11 @@ def run(opts: Options) -> dict:
             "found by scanning")
         runs = [(_run_file, f) for f in files] + [(functools.partial(_run_script, argv=argv), f)
                                                   for f, argv in scripts]
+        cwd = os.getcwd()
         for i, (runner, f) in enumerate(runs, 1):
-            res = runner(session, f)
+            with _exit_raises(session):
+                res = runner(session, f)
+            os.chdir(cwd)   # (a test's os.chdir left undone: the next file runs where the capture started)
             results.append(res)
             say(_progress_line(i, len(runs), res))
     if opts.autotune_each:
@@ -773,6 +776,30 @@ class _Live:
     uncomputed: Counter = field(default_factory=Counter)
     answered: Counter = field(default_factory=Counter)
     refused: list = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def _exit_raises(session: Session):
+    """``os._exit(n)`` called in this process (a test or script ending the process at once, skipping its teardown)
+    raises SystemExit(n) instead: it ended the whole capture, nothing written. The test (or script) ends there, as
+    on the GPU, and the capture goes on; noted with the host code's line. A forked child's still exits."""
+    real, pid = os._exit, os.getpid()
+
+    def host_exit(code: int = 0) -> None:
+        if os.getpid() != pid:
+            real(code)
+        emu = session.emu
+        where = emu.host_line() if hasattr(emu, "host_line") else "?"
+        if hasattr(emu, "note"):
+            emu.note(f"os._exit({code}) at {where}: raised SystemExit there instead (it would have ended the "
+                     "capture; on the GPU it ends the process)")
+        raise SystemExit(code)
+
+    os._exit = host_exit
+    try:
+        yield
+    finally:
+        os._exit = real
 
 
 @contextlib.contextmanager

@@ -938,6 +938,17 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
 
     out.append((torch, "compile", compile))
 
+    # a CPU-only build of torch (no CUDA compiled in) says so where host code asks whether CUDA is there at all:
+    # `torch.version.cuda` None (`torch.version.cuda.split(".")`), `torch.backends.cuda.is_built()` and
+    # `torch.cuda._is_compiled()` False (a skip): answered as a CUDA 13.0 build, what cuda-tile 1.7 runs on
+    if torch.version.cuda is None:
+        emu.note("torch.version.cuda: a CPU-only build of torch; answered '13.0' (cuda-tile 1.7's CUDA)")
+        out.append((torch.version, "cuda", "13.0"))
+    if not torch.backends.cuda.is_built():
+        out.append((torch.backends.cuda, "is_built", lambda: True))
+    if not torch.cuda._is_compiled():
+        out.append((torch.cuda, "_is_compiled", lambda: True))
+
     # nn.DataParallel over the one device: on the GPU its forward checks the module is on cuda:0 (torch's own code
     # sees the CPU: "module must have its parameters and buffers on device cuda:0"), scatters the inputs there and
     # calls the module; here the inputs are where they are, so the module is called
