@@ -28,6 +28,7 @@ AUX_DTYPES = recurrent.AUX_DTYPES   # g and beta
 CEILING = "none"   # PyTorch has no kernel for it (its torch_eager is an eager composition): TFLOP/s only
 reference = recurrent.reference
 torch_eager = recurrent.torch_eager
+TORCH_COMPILE = recurrent.TORCH_COMPILE   # (the same step loop, T = 4096 at large)
 
 CHUNK = 64                  # steps per chunk (the kernel's doubling inverse covers up to 64)
 BV = 64                     # state columns per block

@@ -20,6 +20,9 @@ from . import _common as C
 DTYPES = C.HALVES
 AUX_DTYPES = ("float32",)   # g and beta
 CEILING = "copy"   # memory-bound decode: % of the device copy bandwidth (bench.runner.apply_ceiling)
+#: no torch.compile path: dynamo unrolls torch_eager's T-step Python loop (T = 1024 at mid) into one graph,
+#: whose compile took most of 500 s of an H100 call for one case (bench-s20 part2, bench-s22); eager stays
+TORCH_COMPILE = False
 HEAD_DIMS = (64, 128)
 BV = 32                     # state columns per block
 PORT_SIGNATURES = C.signatures("q={dtype}[?,?,?]/?,?,1, k={dtype}[?,?,?]/?,?,1, v={dtype}[?,?,?]/?,?,1, "
