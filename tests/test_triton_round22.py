@@ -21,7 +21,7 @@ from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round22.py"
 MOD = load_module(FIXTURE, "triton_round22_fixture")
-NAMES = ("rows_offset", "libdevice_float_bits", "libdevice_int_ops", "divmod_signed_constexpr", "advance_method")
+NAMES = ("rows_offset", "same_stride_rows", "packed_qkv_v", "libdevice_float_bits", "libdevice_int_ops", "divmod_signed_constexpr", "advance_method")
 
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round22")
@@ -68,6 +68,20 @@ def test_round22_offset_inside_a_row_still_folds(tmp_path):
         fx.write_text(base.replace(old, new))
         src = lower_from_launches(f"{fx}::rows_offset", mine).source
         assert want in src, src
+
+
+def test_round22_scalar_term_of_a_runs_stride(lowered):
+    """A scalar term of the same stride as an index vector (`x + C * R + r[:, None] * C + ..`: whole row blocks of
+    the outermost run, moved into its tile index; `x + 2 * C + ..`, `row + 2 * H * D + h[:, None] * D + ..`: not
+    whole blocks / not the outermost stride, gathered) read the rows Triton reads; as a dimension of its own with
+    the run's stride it had an extent of 1 and its tile read as padding (zeros), silently."""
+    src = (lowered / "same_stride_rows" / "lowered.py").read_text()
+    assert "ct.gather(x_ptr, 2 * C + " in src and "1 * R + ct.arange(R" in src, src
+    ((name, grid, args, kw),) = _cases("same_stride_rows")
+    x = args[0]
+    assert np.array_equal(_run(lowered, name, grid, args, kw)[1], x[2:6] + x[4:8])
+    ((name, grid, args, kw),) = _cases("packed_qkv_v")
+    assert np.array_equal(_run(lowered, name, grid, args, kw)[1], args[0][:, 2])
 
 
 def test_round22_libdevice_float_bits(lowered):
@@ -131,3 +145,20 @@ def test_round22_advance_method(lowered):
     x = np.concatenate([args[0], np.zeros(28, np.float32)])
     want = sum(x[32 * s:32 * s + 32] * (s + 1) for s in range(4))
     assert np.allclose(_run(lowered, name, grid, args, kw)[1], want, rtol=1e-5, atol=1e-5)
+
+
+def test_round22_libdevice_int_op_with_a_literal(tmp_path):
+    """`libdevice.mulhi(c, 12345)` (round 20's libdevice_round): the literal an int32 tile beside the other operand;
+    a scalar that is no int32 literal stays refused."""
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::libdevice_int_ops")]
+    fx = tmp_path / "k.py"
+    fx.write_text(FIXTURE.read_text().replace("libdevice.mulhi(a, b)", "libdevice.mulhi(a, 12345)"))
+    src = lower_from_launches(f"{fx}::libdevice_int_ops", mine).source
+    assert "ct.full((BLOCK,), 12345, dtype=ct.int32)" in src, src
+    fx.write_text(FIXTURE.read_text().replace("libdevice.mulhi(a, b)", "libdevice.mulhi(a, n)"))
+    with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: libdevice.mulhi of a scalar: lowered for tiles, and an "
+                                            r"int32 literal beside one"):
+        lower_from_launches(f"{fx}::libdevice_int_ops", mine)

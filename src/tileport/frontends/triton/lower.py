@@ -420,6 +420,15 @@ def _reserved_renamed(body: list[ast.stmt], params: set[str]) -> list[ast.stmt]:
     return body
 
 
+def _i32_literal(text: str) -> bool:
+    """``text`` is an integer literal Triton types int32 (in [-2**31, 2**31))."""
+    try:
+        v = ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError):
+        return False
+    return isinstance(v, int) and not isinstance(v, bool) and -2 ** 31 <= v < 2 ** 31
+
+
 def _merged(terms: tuple[Term, ...], quotient=None) -> tuple[Term, ...]:
     """``terms`` with a scalar term ``i * B`` folded into a unit-stride run ``tl.arange(0, B)`` of the same size, the
     pointer's only run: ``p + pid * B + tl.arange(0, B)`` addresses tile ``pid`` of a size-B dimension, as
@@ -3007,11 +3016,14 @@ class _Lowerer:
 
     def _offset_in_rows(self, terms: tuple[Term, ...], j: int, unit: int, k: int) -> tuple[Term, ...] | None:
         """``terms`` with the constant element offset ``terms[j]`` (k blocks of the unit-stride run ``terms[unit]``)
-        moved onto a run of a larger stride when the pointer has one (``y + R * C + r[:, None] * C + c[None, :]``:
-        R * C is row block 1 of the stride-C run, not column block R of a row C long — the view's row extent is
-        the tensor's, so that tile lay past it and the store was dropped, silently); the terms unchanged (so the
+        moved onto a run of a larger stride when the pointer has one, the outermost of its terms (``y + R * C +
+        r[:, None] * C + c[None, :]``: R * C is row block 1 of the stride-C run, not column block R of a row C long
+        — the view's row extent is the tensor's, so that tile lay past it and the store was dropped, silently; the
+        outermost dimension's extent is what the tensor leaves, another one's a tensor dimension's, which the
+        blocks may pass); the terms unchanged (so the
         offset is folded into the unit run) when the k blocks stay inside one row of every such run at every
-        launch; else ``terms`` with nothing folded (the access lowers as a gather / scatter, exact)."""
+        launch (or its stride is a runtime value); else ``terms`` with nothing folded (the access lowers as a gather
+        / scatter, exact)."""
         others = [o for o, t in enumerate(terms) if isinstance(t.index, Idx) and t.stride != "1"]
         if not others:
             return None
@@ -3019,7 +3031,8 @@ class _Lowerer:
         for o in others:
             other = terms[o]
             q = self._whole_blocks(terms[j].index, f"({other.stride}) * ({other.index.size})")  # type: ignore
-            if q is None or other.index.wrap is not None:  # type: ignore[union-attr]
+            if q is None or other.index.wrap is not None or \
+                    not self._outermost(other.stride, [u.stride for u in terms]):  # type: ignore[union-attr]
                 continue
             idx = other.index
             moved = str(q) if idx.index == "0" else f"{_paren(idx.index)} + {q}"  # type: ignore[union-attr]
@@ -3030,8 +3043,11 @@ class _Lowerer:
         ends = self.launch_values(f"({k} + 1) * ({run.size})")  # type: ignore[union-attr]
         for o in others:
             strides = self.launch_values(terms[o].stride)
-            if not ends or not strides or not all(isinstance(e, int) and isinstance(s, int) and e <= s
-                                                  for e, s in zip(ends, strides)):
+            if not ends or not strides:
+                # a runtime stride (`heads[:, None] * stride_h`): folded, as before (a row is as long as its
+                # stride in the tensors met; a shorter one is a limit, docs/triton.md round 22)
+                continue
+            if not all(isinstance(e, int) and isinstance(s, int) and e <= s for e, s in zip(ends, strides)):
                 return terms
         return None
 
@@ -3775,9 +3791,14 @@ class _Lowerer:
             a, b = (self._named(t, n).text for t, n in zip(xs, ("fdim_a", "fdim_b")))
             return Tile(f"ct.where({a} <= {b}, 0.0, {a} - {b})", shape, F32)
         vals = [self._value(self.ev(a), node) for a in node.args]
-        if any(isinstance(v, Scalar) for v in vals):
-            raise self.fail(node, f"{self._spelled(node, fn)} of a scalar: lowered for tiles (a tl.full of it is one)")
-        xs = [self.materialize(v, node) for v in vals]
+        tiles = [self.materialize(v, node) for v in vals if not isinstance(v, Scalar)]
+        if not tiles or any(isinstance(v, Scalar) and not _i32_literal(v.text) for v in vals):
+            raise self.fail(node, f"{self._spelled(node, fn)} of a scalar: lowered for tiles, and an int32 literal "
+                                  "beside one (`mulhi(x, 12345)`)")
+        like = tiles[0]
+        # a literal beside a tile: an int32 tile of it (Triton's int32 literal; libdevice's operands are one dtype)
+        xs = [Tile(f"ct.full({_tup(like.shape)}, {v.text}, dtype=ct.int32)", like.shape, "ct.int32")
+              if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
         dts = [self.known_dtype(x) for x in xs]
         shape = _broadcast_all(x.shape for x in xs)
         casts = {"float_as_int": (F32, "ct.int32"), "float_as_uint": (F32, "ct.uint32"),
@@ -5568,6 +5589,54 @@ class _Lowerer:
                     break
         return out
 
+    def _outermost(self, stride: str, strides: list[str]) -> bool:
+        """``stride`` is at least every one of ``strides`` at every captured launch (the view's outermost
+        dimension: its extent is what the tensor leaves, not one tensor dimension's)."""
+        mine = self.launch_values(stride)
+        if not mine or not all(isinstance(v, int) for v in mine):
+            return False
+        for st in strides:
+            vals = self.launch_values(st)
+            if not vals or not all(isinstance(v, int) and v <= m for v, m in zip(vals, mine)):
+                return False
+        return True
+
+    def _scalars_onto_runs(self, param: str, scalars: list[Term], runs: list[Term], bounds: dict[int, str]
+                           ) -> list[Term]:
+        """A scalar term of the same stride as an index vector of the access (``x + 2 * C + r[:, None] * C + c``,
+        ``row + 2 * H * D + h[:, None] * D + d``: steps of the rows the run walks) moved into that run's tile index
+        when it is a whole number of its blocks (row block 2 / R); else (a masked run, a wrapped one, an offset
+        inside a block, a run whose stride is not the access's largest: its extent is a tensor dimension's, which
+        the blocks may pass) every access of the array is a gather / scatter. As a dimension of its own it shared the
+        stride with the run, whose extent took the tensor's rows and left it an extent of 1: the tile lay past it,
+        read as padding or dropped when stored, silently. ``runs`` is updated in place."""
+        out: list[Term] = []
+        for t in scalars:
+            same = [k for k, r in enumerate(runs) if r.stride == t.stride and isinstance(r.index, Idx)]
+            if not same or not isinstance(t.index, str) or t.stride in ("0", "1"):
+                # (a unit-stride element offset: the rules below, _UnitStrideArrays)
+                out.append(t)
+                continue
+            k = same[0]
+            if k in bounds:   # (a masked run keeps its extent, the scalar dimension takes the rows left: exact)
+                out.append(t)
+                continue
+            r = runs[k].index
+            q = self._in_blocks(Scalar(t.index), r.size)  # type: ignore[union-attr]
+            if q is None:
+                whole = self._whole_blocks(t.index, r.size)  # type: ignore[union-attr]
+                q = None if whole is None else str(whole)
+            if q is None or r.wrap is not None or \
+                    not self._outermost(runs[k].stride, [u.stride for u in scalars + runs]):  # type: ignore
+                if param not in self.gathered_arrays:
+                    raise _UnitStrideArrays({param})
+                out.append(t)
+                continue
+            if q != "0":
+                moved = q if r.index == "0" else f"{_paren(r.index)} + {_paren(q)}"  # type: ignore[union-attr]
+                runs[k] = Term(runs[k].stride, replace(r, index=moved))  # type: ignore[type-var]
+        return out
+
     def _scalar_dims_unified(self, param: str, scalars: list[Term], runs: list[Term], node: ast.AST,
                              bounds: dict[int, str]) -> list[Term]:
         """The scalar terms of an access of ``param`` matched to its view when the two differ only in scalar
@@ -5836,6 +5905,7 @@ class _Lowerer:
                 if k not in bounds and t.index.index == "0" and self.launch_expr(t.index.size):  # type: ignore
                     bounds[k] = t.index.size  # type: ignore[union-attr]
         scalars = self._steps_of_bound(scalars, runs, bounds)
+        scalars = self._scalars_onto_runs(ptr.param, scalars, runs, bounds)
         self.last_perm = None
         old = self.views.get(ptr.param)
         if old is not None and len(runs) == rank >= 2 and len(old.dims) == len(scalars) + len(runs):
