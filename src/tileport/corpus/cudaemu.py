@@ -36,7 +36,10 @@
   CPU tensors too, over the op's own CPU kernel; ``torch.load`` maps CUDA storage (``map_location="cuda"``, tensors
   saved on a GPU) to the CPU; autocast on ``"cuda"`` is the CPU's autocast (so a region's dtypes reach the kernels'
   arguments as on the GPU); ``Tensor.record_stream`` of an emulated stream does nothing; ``pin_memory()`` tensors
-  answer ``is_pinned()``;
+  answer ``is_pinned()``; torch.cuda's legacy tensor types (``torch.cuda.FloatTensor(n)``, ``x.type(..)``,
+  ``isinstance``), the names torch.cuda re-exports asked from its submodules (``torch.cuda.streams.Stream``),
+  ``torch.Stream`` / ``torch.Event`` on CUDA, ``x.__cuda_array_interface__``, nn.DataParallel / DDP over the one
+  device, the allocator's memory history, and a CPU-only build's "no CUDA here" answers are the GPU's too;
 * the tensors a launch is given (``kernel_args``), and tensors of up to ``FOLLOWED_ELEMENTS`` computed from them,
   are what the kernels (not run) would write: the host code's reads of their values (``.item()``, ``.tolist()``, ``int(t)``, a truth test) are
   counted by file:line in ``output_reads`` — launches sized or decided by them may differ from the GPU's.
