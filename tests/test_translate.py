@@ -117,12 +117,12 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.atomic_add(y, t, 1, check_bounds=n > 0)
      """, "x=i32[?]/1, y=i32[?]/1, n=i32, B=#16", "gather-scatter", 8, "check_bounds that is not a constant bool"),
-    ("atomic add of doubles", """
+    ("atomic add of doubles into floats", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.atomic_add(y, ct.arange(B, dtype=ct.int32), t)
-     """, "x=f64[?]/1, y=f64[?]/1, B=#16", "atomics", 8, "ct.atomic_add on f64"),
+     """, "x=f64[?]/1, y=f32[?]/1, B=#16", "atomics", 8, "of f64 values into f32"),
     ("scatter after scatters in both arms", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

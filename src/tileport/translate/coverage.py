@@ -466,6 +466,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("insert", "`ct.insert(t, index, value)`", "Tile IR `insert`, which cutile 0.3.1 cannot emit (its IR "
               "crate has no such opcode; `extract` it has)", P, None,
               "refused with that reason; docs/corpus.md (limits)"),
+    Construct("grid-dependency-control", "`ct.grid_dependency_control_wait()`, "
+              "`ct.grid_dependency_control_launch_dependents()` (programmatic dependent launch)",
+              "Tile IR's token-ordered grid-dependency ops (bytecode 13.4), which cutile 0.3.1 cannot emit (cutile-ir "
+              "0.3.1 has no such opcodes)", P, None, "refused with that reason; docs/corpus.md (limits)"),
     Construct("reduce-custom", "`ct.reduce(x, axis, func, identity)` / `ct.scan(x, axis, func, identity)` with a "
               "combine function of the user's",
               "cutile 0.3.1's `reduce(x, dim, identity, |a, b| ..)` / `scan(..)` compile the closure, but build the op "
@@ -637,11 +641,12 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("item", "`t.item()` of a one-element tile (e.g. a value loaded from an index array)",
               "`tile_to_scalar(t.reshape(shape![]))`", S, "group_gemm"),
     Construct("atomics", "`ct.atomic_add/max/min/and/or/xor/xchg(a, idx, update)`, `ct.atomic_cas(a, idx, "
-              "expected, desired)` (integers and f32: a bitwise compare) on an array of any rank (one "
+              "expected, desired)` (integers, f32 and f64: a bitwise compare) on an array of any rank (one "
               "index tile or scalar per dimension, as gather-scatter-nd; bounds-checked, or not with a constant "
               "`check_bounds=False` (no check, no mask: round 20's s02 add_orders); any memory_order/"
-              "memory_scope): add on i32/i64/u32/u64/f32/f16/bf16, max/min (signed or unsigned by dtype), and/or/xor on "
-              "integers, xchg on integers and f32; the old values as its result",
+              "memory_scope): add on i32/i64/u32/u64/f32/f64/f16/bf16, max/min (signed or unsigned by dtype), and/or/xor "
+              "on integers, xchg on integers, f32 and f64 (the dtypes cuda.tile 1.7 takes); the old values as its "
+              "result",
               "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF|"
               "Max|Umax|Min|Umin|And|Or|Xor|Xchg, ordering::.., scope::.., Some(mask), Some(token)) }` (`atomic_cas_tko` "
               "for cas); several "
@@ -681,7 +686,7 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "compile options state the reference's level"),
     Construct("kernel-hints-other", "hints that are not ints, an `opt_level` outside 0 to 3",
               "cutile's CompileOptions / per-architecture keys", P, None),
-    Construct("atomics-other", "atomics on other dtypes (f64), `ct.atomic_cas` on floats other than f32",
+    Construct("atomics-other", "atomics on other dtypes (xchg / cas on f16 or bf16, add on 8/16-bit integers)",
               "`atomic_rmw_tko` / `atomic_cas_tko` of those dtypes", P, None,
               "cuda.tile 1.7 itself rejects `ct.atomic_max/min` on float arrays (\"Unsupported array dtype\")"),
 )
@@ -1074,7 +1079,9 @@ CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "ma
                    "static_assert": "static-assert", "bitcast": "bitcast",
                    "mma_scaled": "mma-scaled", "unpack_from_bytes": "pack-bytes", "pack_to_bytes": "pack-bytes", "static_iter": "static-iter",
                    "static_eval": "static-eval", "divmod": "int-floordiv", "assert_": "assert",
-                   "printf": "print", "print": "print", "insert": "insert", "reduce": "reduce-custom",
+                   "printf": "print", "print": "print", "insert": "insert",
+                   "grid_dependency_control_wait": "grid-dependency-control",
+                   "grid_dependency_control_launch_dependents": "grid-dependency-control", "reduce": "reduce-custom",
                    "scan": "reduce-custom", "cumprod": "scan", "astile": "astype",
                    "ScalarInt64": "param-scalar", "IndexedWithInt64": "array-index-i64"}
 

@@ -121,14 +121,14 @@ _INT_DTYPES = ("i32", "i64", "u32", "u64")
 #: bits of the unsigned dtypes whose literals with the top bit set are written as the signed literal, bitcast
 _UNSIGNED_BITS = {"u8": 8, "u16": 16, "u32": 32}
 ATOMIC_MODES: dict[str, dict[str, str]] = {
-    "atomic_add": {"f16": "AddF", "bf16": "AddF", "f32": "AddF", **{d: "Add" for d in _INT_DTYPES}},
+    "atomic_add": {"f16": "AddF", "bf16": "AddF", "f32": "AddF", "f64": "AddF", **{d: "Add" for d in _INT_DTYPES}},
     "atomic_max": {"i32": "Max", "i64": "Max", "u32": "Umax", "u64": "Umax"},
     "atomic_min": {"i32": "Min", "i64": "Min", "u32": "Umin", "u64": "Umin"},
     "atomic_and": {d: "And" for d in _INT_DTYPES},
     "atomic_or": {d: "Or" for d in _INT_DTYPES},
     "atomic_xor": {d: "Xor" for d in _INT_DTYPES},
-    "atomic_xchg": {"f32": "Xchg", **{d: "Xchg" for d in _INT_DTYPES}},
-    "atomic_cas": {"f32": "", **{d: "" for d in _INT_DTYPES}},   # (atomic_cas_tko: no mode; bitwise compare)
+    "atomic_xchg": {"f32": "Xchg", "f64": "Xchg", **{d: "Xchg" for d in _INT_DTYPES}},
+    "atomic_cas": {"f32": "", "f64": "", **{d: "" for d in _INT_DTYPES}},   # (atomic_cas_tko: no mode; bitwise compare)
 }
 #: the cuda.tile calls that read or write memory (besides the atomics), for memory-order checks
 MEMORY_OPS = ("load", "store", "gather", "scatter", "printf", "print")
@@ -766,8 +766,10 @@ class Emitter:
         nested = {id(c) for st in walk_nodes(self.fn) if isinstance(st, (ast.For, ast.While, ast.If))
                   and not (isinstance(st, ast.If) and self.const_value(st.test)[0])
                   for c in walk_nodes(st) if isinstance(c, ast.Call)}
-        later = [n for n in calls if self.ct(n.func) in self.MEMORY_OPS and (n.lineno, n.col_offset) >
-                 (first.lineno, first.col_offset)]
+        # (a call runs after the calls in its arguments: `ct.store(y, i, ct.atomic_xchg(..))` stores after the
+        # acquire though it is written before it)
+        later = [n for n in calls if self.ct(n.func) in self.MEMORY_OPS and ((n.lineno, n.col_offset) >
+                 (first.lineno, first.col_offset) or any(c is first for c in walk_nodes(n)))]
         # (or a releasing atomic after a store inside a loop or branch: an RMS norm backward's dW added after the
         # rows' dx stores; the narrower orderings carry only top-level stores into it)
         nested_write = any(self._releases(a) and any((self.ct(n.func) == "store" and id(n) in nested or
@@ -1322,6 +1324,12 @@ class Emitter:
                               "cutile 0.3.1's `cuda_tile_print!` writes its own conversions (`%i`, `%f`) and no "
                               "ordering token, its `print_tko` takes one argument (remove the debug print to "
                               "port the kernel)")
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                self.ct(st.value.func) in ("grid_dependency_control_wait", "grid_dependency_control_launch_dependents"):
+            raise self.refuse(st, "grid-dependency-control", f"`ct.{self.ct(st.value.func)}()`: cuTile Python "
+                              "compiles it to Tile IR's token-ordered grid-dependency op (bytecode 13.4, PDL); "
+                              "cutile-ir 0.3.1 has no such opcode, so no cutile 0.3.1 kernel can emit it (dropping "
+                              "it would lose the ordering the launch relies on)")
         elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
                 self.ct(st.value.func) == "assume_divisible_by" and self._droppable(
                     ast.Tuple(list(st.value.args) + [k.value for k in st.value.keywords], ast.Load())):
@@ -3626,9 +3634,11 @@ class Emitter:
                 dtype_node = (args[2] if len(args) > 2 else kw.get("dtype")) if op == "full" else \
                     (args[1] if len(args) > 1 else kw.get("dtype"))
                 lit = _literal(value_node) if value_node is not None else None
-                if lit is None and value_node is not None and shape_node is not None and dtype_node is not None \
+                if value_node is not None and shape_node is not None and dtype_node is not None \
                         and self.dtype_of(dtype_node) == "bool" and (c := self.const_value(value_node))[0]:
-                    shape = self.shape_of(shape_node)   # a boolean mask filled with a constant
+                    # a boolean mask filled with a constant (`ct.ones((B,), dtype=ct.bool_)`, `ct.full(.., 0,
+                    # ct.bool_)` too: Python's truth of it, cuTile Python's `constant <i1: ..>`)
+                    shape = self.shape_of(shape_node)
                     return self.typed(f"constant({str(bool(c[1])).lower()}, shape![{', '.join(shape)}])",
                                       Tile("bool", shape), want_name, "filled")
                 if isinstance(value_node, ast.Name) and self.int_generic(value_node.id) and shape_node is not None \
@@ -3697,7 +3707,7 @@ class Emitter:
                 dim_map = self.load_order(kw.get("order", node.args[3] if len(node.args) > 3 else None),
                                           len(sig.shape))
                 dims = "dim_map::Identity" if dim_map is None else f"const_array![{', '.join(map(str, dim_map))}]"
-                tiles = f"{arr_node.id}_tiles"
+                tiles = self.unclashed(f"{arr_node.id}_tiles")
                 self.last_num_tiles = (arr_node.id, axis, shape) if dim_map is None else None
                 if self.made(arr_node.id) and dim_map is not None:
                     raise self.refuse(node, "array-slice", SLICE_VIEW_LIMIT.format(
@@ -5263,10 +5273,22 @@ class Emitter:
 
     def fresh(self, base: str) -> str:
         """A temporary's name, unique in the kernel: two temporaries of one expression must not shadow each other
-        (`where(..) * where(..)` would read the second twice — the differential fuzzer found exactly that)."""
-        n = self.temps.get(base, 0) + 1
-        self.temps[base] = n
-        return base if n == 1 else f"{base}_{n}"
+        (`where(..) * where(..)` would read the second twice — the differential fuzzer found exactly that), nor a
+        name of the kernel's own (a local `filled = t * 3.0` read after a `ct.full(..)` made the temporary
+        `filled`: the later reads took the constant)."""
+        while True:
+            n = self.temps.get(base, 0) + 1
+            self.temps[base] = n
+            name = base if n == 1 else f"{base}_{n}"
+            if name not in self.source_names:
+                return name
+
+    def unclashed(self, name: str) -> str:
+        """``name`` (a view or partition the emitter binds per array, `x_view`, `x_tiles`), or with `_` added where
+        the kernel has a name of its own so spelled (a local `x_view = ct.load(x, ..)`)."""
+        while name in self.source_names:
+            name += "_"
+        return name
 
     def _construct_for_call(self, op: str | None) -> str:
         return construct_for_call(op)
@@ -5599,7 +5621,7 @@ class Emitter:
             self.body.append(f"// order={tuple(dim_map)} is the view's dim map, as in cuTile Python; the tile index "
                              f"is in the tile's axis order.")
         ty = Tile(sig.dtype, shape)
-        view_name = f"{arr}_view"
+        view_name = self.unclashed(f"{arr}_view")
         through_mut = mode == "UNDETERMINED" and self.made(arr)   # (see SLICE_VIEW_LIMIT)
         if through_mut and dim_map is not None:
             raise self.refuse(kw["order"], "array-slice", SLICE_VIEW_LIMIT.format(
@@ -6950,11 +6972,25 @@ def _escape_rust_keywords(fn: ast.FunctionDef, keep: set[str]) -> None:
     bound = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | \
         {n.arg for n in walk_nodes(fn) if isinstance(n, ast.arg)}
     renamed = (RUST_KEYWORDS | (CUTILE_FUNCTIONS & bound)) - keep
+    if "_" in bound and any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Load)
+                            for n in walk_nodes(fn)):
+        # `_` read as a value (`_, h = ct.bid(0), ..` then `ct.load(x, (_, h), ..)`): Rust's `_` is a pattern
+        # that binds nothing, never an expression ("`_` can only be used on the left-hand side of an
+        # assignment"); a `_` only written (`for _ in range(n)`) stays the pattern it is in Rust too
+        renamed |= {"_"}
+    names = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)} | \
+        {n.arg for n in walk_nodes(fn) if isinstance(n, ast.arg)}
+    fresh = {}
+    for name in sorted(renamed & names):
+        new = f"{name}_"
+        while new in names or new in fresh.values():   # (`_` beside a `__` of the kernel's own: `___`)
+            new += "_"
+        fresh[name] = new
     for node in walk_nodes(fn):
-        if isinstance(node, ast.Name) and node.id in renamed:
-            node.id += "_"
-        elif isinstance(node, ast.arg) and node.arg in renamed:
-            node.arg += "_"
+        if isinstance(node, ast.Name) and node.id in fresh:
+            node.id = fresh[node.id]
+        elif isinstance(node, ast.arg) and node.arg in fresh:
+            node.arg = fresh[node.arg]
 
 
 #: a `let mut` of a value type (tiles, scalars, tokens: moved or copied, never borrowed mutably by a method)
