@@ -456,3 +456,35 @@ def test_a_cpu_only_torch_build_answers_as_a_cuda_build(tmp_path: Path, monkeypa
     assert ns["major"] == 13 and ns["built"] == (True, True)
     assert any("CPU-only build" in n for n in emu.notes)
     assert torch.version.cuda is None and not torch.backends.cuda.is_built() and not torch.cuda._is_compiled()
+
+
+def test_an_allocation_over_the_targets_memory_is_cudas_out_of_memory(tmp_path: Path):
+    """Host code probing for the largest size that fits (`except torch.cuda.OutOfMemoryError:` trying smaller)
+    stopped at the emulation's own AllocationTooLarge (a MemoryError) for a size over the target GPU's memory; that is
+    CUDA's out-of-memory error now, so the loop goes on to a size that fits. (A size the GPU holds but over the
+    capture's --max-alloc-gb is refused as before: the test stops there.)"""
+    f = _host(tmp_path, '''\
+        import torch
+
+        n, tried = 1 << 40, []
+        while True:
+            try:
+                x = torch.empty(n, device="cuda", dtype=torch.float16)
+                break
+            except torch.cuda.OutOfMemoryError as e:
+                tried.append((n, str(e)[:22]))
+                n >>= 12
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]) as emu:
+        ns = runpy.run_path(str(f))
+    assert ns["tried"] == [(1 << 40, "CUDA out of memory. Tr")] and ns["n"] == 1 << 28
+    assert len(emu.refused) == 1 and "over the target's 140.4 GiB" in emu.refused[0]
+    big = _host(tmp_path, '''\
+        import torch
+
+        torch.empty(1 << 33, device="cuda", dtype=torch.float16)   # 16 GiB: the GPU holds it, the cap refuses it
+    ''')
+    from tileport.corpus.cudaemu import AllocationTooLarge
+
+    with emulate(TARGETS["h200"], [str(big.parent)]), pytest.raises(AllocationTooLarge):
+        runpy.run_path(str(big))

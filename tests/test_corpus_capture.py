@@ -206,7 +206,8 @@ def test_capture_records_launches_per_kernel(corpus: Path, tmp_path: Path):
     (tf,) = index["test_files"]
     assert tf["deselected"] == {"backend=triton": 1}
     assert tf["outcomes"] == {"failed": 1, "passed": 4}
-    assert list(tf["failures"]) == [next(w for w in tf["failures"] if "AllocationTooLarge" in w)]
+    # (4 TiB: over the H200's memory, CUDA's own out-of-memory error, as on the GPU: round 22)
+    assert list(tf["failures"]) == [next(w for w in tf["failures"] if "OutOfMemoryError" in w)]
     assert "isclose: answered 'close' 1 time(s)" in index["notes"]
     assert index["refused_allocations"] and "1048576, 1048576" in index["refused_allocations"][0]
 

@@ -399,7 +399,8 @@ class Emulation:
             "(is_cuda True, device cuda:0)",
             "streams, events and CUDA graphs are stand-ins that do nothing (event elapsed_time: 1.0 ms; a graph "
             "capture runs its body once)",
-            f"allocations above {self.max_alloc_bytes / GiB:g} GiB are refused (the test stops there)",
+            f"allocations above {self.max_alloc_bytes / GiB:g} GiB are refused (the test stops there); above the "
+            f"target's {t.total_memory / GiB:.1f} GiB on CUDA, with CUDA's out-of-memory error (torch.OutOfMemoryError)",
             f"matrix products / attention above {self.max_macs / 1e9:g} G multiply-adds (16/8-bit floats count "
             "32x) are not computed: uninitialized results of the right shape, gradients too",
         ] + (["numeric comparisons answer 'close' (torch.isclose/allclose/equal, so testing.assert_close passes): "
@@ -521,18 +522,21 @@ def _mode_class(emu: Emulation) -> type:
             if pin:
                 kwargs["pin_memory"] = False
             dev = kwargs.get("device")
+            on_cuda = False
             if dev is not None and _is_cuda_device(dev):
                 kwargs["device"] = "cpu"
+                on_cuda = True
             elif dev is None and getattr(func, "__name__", "") in _DEFAULT_DEVICE_FACTORIES and \
                     _is_cuda_device(_default_device()):
                 # torch.set_default_device("cuda") / `with torch.device("cuda"):` (whose mode may run after this
                 # one and add device="cuda" itself)
                 kwargs["device"] = "cpu"
+                on_cuda = True
             if func in to_fns and any(_is_cuda_device(a) for a in args[1:]):
                 args = tuple("cpu" if _is_cuda_device(a) else a for a in args)
             name = getattr(func, "__name__", "")
             if name in _SIZED_FACTORIES and emu.max_alloc_bytes > 0:
-                self._check_size(func, name, args, kwargs)
+                self._check_size(func, name, args, kwargs, on_cuda)
             if name in _COMPARISONS and emu.compare_pass:
                 answer = _answer_close(emu, name, args, kwargs)
                 if answer is not None:
@@ -572,7 +576,7 @@ def _mode_class(emu: Emulation) -> type:
                 emu.refused.append(msg)
                 raise AllocationTooLarge(f"refused: {msg}")
 
-        def _check_size(self, func, name, args, kwargs) -> None:  # noqa: ANN001
+        def _check_size(self, func, name, args, kwargs, on_cuda: bool = False) -> None:  # noqa: ANN001
             try:
                 meta = func(*args, **{**kwargs, "device": "meta"})
             except Exception:  # noqa: BLE001 — the real call will raise what it raises
@@ -580,6 +584,16 @@ def _mode_class(emu: Emulation) -> type:
             if not isinstance(meta, torch.Tensor):
                 return
             nbytes = meta.numel() * meta.element_size()
+            total = emu.target.total_memory
+            if on_cuda and nbytes > total:
+                # more than the target GPU holds: CUDA's own out-of-memory error, which host code probing for the
+                # largest size that fits catches (`except torch.cuda.OutOfMemoryError:`) to go on smaller
+                msg = (f"torch.{name} of {tuple(meta.shape)} {str(meta.dtype).removeprefix('torch.')} "
+                       f"({nbytes / GiB:.1f} GiB) at {_where(3)}")
+                emu.refused.append(f"{msg}: over the target's {total / GiB:.1f} GiB (torch.OutOfMemoryError, as CUDA)")
+                raise torch.OutOfMemoryError(
+                    f"CUDA out of memory. Tried to allocate {nbytes / GiB:.2f} GiB. GPU 0 has a total capacity of "
+                    f"{total / GiB:.2f} GiB (emulated {emu.target.name})")
             if nbytes > emu.max_alloc_bytes:
                 where = _where(3)
                 msg = (f"torch.{name} of {tuple(meta.shape)} {str(meta.dtype).removeprefix('torch.')} "
