@@ -488,3 +488,54 @@ def test_an_allocation_over_the_targets_memory_is_cudas_out_of_memory(tmp_path: 
 
     with emulate(TARGETS["h200"], [str(big.parent)]), pytest.raises(AllocationTooLarge):
         runpy.run_path(str(big))
+
+
+POINTER_ONLY = '''\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def neg_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, -tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+class Raw:
+    def __init__(self, t):
+        self.t, self.dtype = t, t.dtype
+
+    def data_ptr(self):
+        return self.t.data_ptr()
+
+
+class Shaped(Raw):
+    def __init__(self, t):
+        super().__init__(t)
+        self.shape = t.shape
+
+    def stride(self):
+        return self.t.stride()
+
+
+x = torch.zeros(100, device="cuda")
+neg_kernel[(1,)](Raw(x), 100, BLOCK=128)
+neg_kernel[(1,)](Shaped(x), 100, BLOCK=128)
+'''
+
+
+def test_a_pointer_only_object_given_to_triton_is_said_so(tmp_path: Path):
+    """Triton takes any object with `data_ptr()` and `dtype` as a pointer; one without a shape cannot be described
+    as an array: the launch is listed as not recorded saying what it lacks (was: "neither an array nor a scalar"),
+    and one that also has `.shape` and `.stride()` is recorded."""
+    pytest.importorskip("triton")
+    root = tmp_path / "ptr"
+    root.mkdir()
+    (root / "run.py").write_text(POINTER_ONLY)
+    index = run(Options(root=root, tests=[], scripts=["run.py"], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, triton_run_s=0, say=lambda s: None))
+    (u,) = index["unrecorded_launches"]
+    assert u["error"].startswith("neg_kernel (triton): argument x_ptr: a Raw with data_ptr() and dtype but no shape "
+                                 "and strides, which Triton takes as a bare pointer")
+    assert index["kernels"][0]["launches"] == 1

@@ -85,6 +85,11 @@ def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]
             out.append({"name": name, "kind": "constant", "value": f"tl.{v.name}"})
         elif is_descriptor(v):
             out.append(describe_descriptor(name, v))
+        elif callable(getattr(v, "data_ptr", None)) and hasattr(v, "dtype") and array_facts(v) is None:
+            # Triton takes any object with data_ptr() and dtype as a pointer; an array's description needs more
+            raise CaptureError(f"argument {name}: a {type(v).__name__} with data_ptr() and dtype but no shape and "
+                               "strides, which Triton takes as a bare pointer; the capture records an array's shape "
+                               "and strides (pass the tensor, or give the object .shape and .stride())")
         else:
             out.append(describe_arg(name, v, name in constexprs, "constexpr", "64-bit scalars are not lowered",
                                     strict=False)[1])
