@@ -162,3 +162,45 @@ def test_round22_libdevice_int_op_with_a_literal(tmp_path):
     with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: libdevice.mulhi of a scalar: lowered for tiles, and an "
                                             r"int32 literal beside one"):
         lower_from_launches(f"{fx}::libdevice_int_ops", mine)
+
+
+COLUMN_PAST = '''
+import numpy as np
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def column_past(x_ptr, y_ptr, S, R: tl.constexpr, BC: tl.constexpr):
+    r = tl.arange(0, R)
+    c = tl.arange(0, BC)
+    x = tl.load(x_ptr + BC + r[:, None] * S + c[None, :])
+    tl.store(y_ptr + r[:, None] * BC + c[None, :], x)
+
+
+if __name__ == "__main__":
+    S = {S}
+    column_past[(1,)](np.ones((5, S), np.float32), np.zeros((4, 16), np.float32), S, R=4, BC=16)
+'''
+
+
+def test_round22_offset_folded_under_a_runtime_stride_checked_at_launch(tmp_path):
+    """`x + BC + r[:, None] * S + c[None, :]` (S a runtime row stride): the offset is folded into the unit-stride
+    run (tile 1) and the view states the 2 * BC elements the tile reaches; a launch whose rows are shorter (S = BC:
+    Triton reads the next row there) is refused, where the port read zeros past the row, silently."""
+    from tileport.frontends.triton.views import View, ViewError, view_layout
+    from tileport.pipeline.triton import lower_from_launches
+
+    fx = tmp_path / "k.py"
+    fx.write_text(COLUMN_PAST.replace("{S}", "32"))
+    mine = [l for l in two.captured_launches(fx) if l["kernel"].endswith("::column_past")]
+    lw = lower_from_launches(f"{fx}::column_past", mine)
+    assert "index=(0, 1)" in lw.source, lw.source
+    view = View.from_json(lw.report()["views"]["x_ptr"])
+    assert view.unit_reach == ("(1 + 1) * (BC)",)
+    assert view_layout(view, (5, 32), (32, 1), {"S": 32, "R": 4, "BC": 16}) == ((5, 32), (32, 1))
+    with pytest.raises(ViewError, match=r"x_ptr: the kernel reads 32 elements along its unit-stride dimension .* but "
+                                        r"its rows hold 16 at this launch"):
+        view_layout(view, (5, 16), (16, 1), {"S": 16, "R": 4, "BC": 16})
+    # (a view without the field, as every kernel whose offsets need no check, reads and writes as before)
+    assert "unit_reach" not in View("p", view.dims).as_json()

@@ -791,6 +791,10 @@ class _Lowerer:
         self.lines: list[str] = []
         self.indent = 1
         self.views: dict[str, View] = {}
+        #: pointer parameter → elements tiles folded into its unit-stride dimension reach under a runtime row stride
+        #: (View.unit_reach; _offset_in_rows), and the one the last `_folded` found
+        self._unit_reach: dict[str, set[str]] = {}
+        self._fold_reach: str | None = None
         #: pointers gathered from through the flat view before any strided access to them, and the strided views
         #: a first lowering found for them (a gather is then indexed per dimension of that view: `_Relayout`)
         self._flat_gathers: set[str] = set()
@@ -2408,7 +2412,12 @@ class _Lowerer:
             added = self.offset(b, node).terms
             if isinstance(b, Scalar) and any(isinstance(t.index, str) and t.stride == b.text for t in a.terms):
                 added = (Term(b.text, "1"),)   # `p + row * 2 * d + d`: one more step of the stride d, not d elements
-            return Ptr(a.param, self._folded(_merged(a.terms + added, self._run_quotient)))
+            self._fold_reach = None
+            terms = self._folded(_merged(a.terms + added, self._run_quotient))
+            if self._fold_reach is not None:
+                self._unit_reach.setdefault(a.param, set()).add(self._fold_reach)
+                self._fold_reach = None
+            return Ptr(a.param, terms)
         if sym == "+" and isinstance(b, (Idx, Offset)) and isinstance(a, Scalar):
             a, b = b, a
         if sym == "+" and isinstance(a, (Idx, Offset)) and isinstance(b, Scalar):
@@ -3044,8 +3053,10 @@ class _Lowerer:
         for o in others:
             strides = self.launch_values(terms[o].stride)
             if not ends or not strides:
-                # a runtime stride (`heads[:, None] * stride_h`): folded, as before (a row is as long as its
-                # stride in the tensors met; a shorter one is a limit, docs/triton.md round 22)
+                # a runtime stride (`heads[:, None] * stride_h`): folded, as before, and the view states the
+                # elements the tile reaches, checked at each launch (View.unit_reach: a row shorter than that is
+                # refused there; Triton reads into the next row, which the tile lay past, silently)
+                self._fold_reach = f"({k} + 1) * ({run.size})"  # type: ignore[union-attr]
                 continue
             if not all(isinstance(e, int) and isinstance(s, int) and e <= s for e, s in zip(ends, strides)):
                 return terms
@@ -6841,4 +6852,6 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
               f"def {kernel.name}({params_text}):"]
     source = "\n".join(header + lw.lines) + "\n"
     sites = {p: (getattr(n, "lineno", kernel.line), getattr(n, "col_offset", 0) + 1) for p, n in lw.view_sites.items()}
-    return Lowered(kernel, source, params, lw.views, lw.notes, hints | options, sites)
+    views = {p: replace(v, unit_reach=tuple(sorted(lw._unit_reach[p]))) if lw._unit_reach.get(p) and
+             any(d.stride == "1" and d.extent is None for d in v.dims) else v for p, v in lw.views.items()}
+    return Lowered(kernel, source, params, views, lw.notes, hints | options, sites)

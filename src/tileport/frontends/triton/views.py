@@ -35,13 +35,19 @@ class Dim:
 class View:
     param: str
     dims: tuple[Dim, ...]
+    #: elements a tile folded into the unit-stride dimension reaches (``x + BC + r[:, None] * S + c``: `2 * BC`),
+    #: where the lowering could not tell that the row holds them (a runtime row stride): a launch whose unit-stride
+    #: extent is shorter is refused (Triton reads the next row there; the tile would lie past the extent)
+    unit_reach: tuple[str, ...] = ()
 
     def as_json(self) -> dict:
-        return {"param": self.param, "dims": [{"stride": d.stride, "extent": d.extent} for d in self.dims]}
+        out = {"param": self.param, "dims": [{"stride": d.stride, "extent": d.extent} for d in self.dims]}
+        return out | ({"unit_reach": list(self.unit_reach)} if self.unit_reach else {})
 
     @staticmethod
     def from_json(data: dict) -> "View":
-        return View(data["param"], tuple(Dim(d["stride"], d["extent"]) for d in data["dims"]))
+        return View(data["param"], tuple(Dim(d["stride"], d["extent"]) for d in data["dims"]),
+                    tuple(data.get("unit_reach", ())))
 
 
 def descriptor_dims(param: str, rank: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -198,6 +204,14 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
             ext[k] = max(0, (span - 1 - used) // vstrides[k] + 1) if vstrides[k] > 0 and span > 0 else \
                 (1 if span else 0)
     final = tuple(int(e) for e in ext)  # type: ignore[arg-type]
+    for r in view.unit_reach:
+        need = _value(r, values, f"{name}'s reach")
+        unit = [k for k, d in enumerate(view.dims) if d.stride == "1" and d.extent is None]
+        if unit and final[unit[0]] < need:
+            raise ViewError(f"{name}: the kernel reads {need} elements along its unit-stride dimension (an element "
+                            f"offset folded into that dimension's tiles), but its rows hold {final[unit[0]]} at this "
+                            f"launch (shape {tuple(shape)}, strides {tuple(strides)}): Triton reads into the next "
+                            "row there, which a tile of this view cannot")
     reach = 1 + sum((e - 1) * s for e, s in zip(final, vstrides)) if all(e > 0 for e in final) else 0
     if reach > span:
         raise ViewError(f"{name}: the kernel reads shape {final} with strides {tuple(vstrides)} ({reach} elements) "
