@@ -539,3 +539,45 @@ def test_a_pointer_only_object_given_to_triton_is_said_so(tmp_path: Path):
     assert u["error"].startswith("neg_kernel (triton): argument x_ptr: a Raw with data_ptr() and dtype but no shape "
                                  "and strides, which Triton takes as a bare pointer")
     assert index["kernels"][0]["launches"] == 1
+
+
+INTERPRETED = '''\
+import os
+
+os.environ["TRITON_INTERPRET"] = "1"   # (a project's CPU CI)
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add1_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
+
+
+x = torch.zeros(100, device="cuda")
+add1_kernel[(triton.cdiv(100, 64),)](x, 100, BLOCK=64)
+total = x.sum().item()
+'''
+
+
+def test_host_code_setting_triton_interpret_is_recorded(tmp_path: Path, monkeypatch):
+    """Host code that sets TRITON_INTERPRET=1 (CPU CI) makes its kernels InterpretedFunctions, whose launches were
+    not recorded ("not launched by any test", though the tests passed): each is recorded as the kernel it is on the
+    GPU, then runs in the interpreter as the host code asked (its output is the kernel's, read back as such)."""
+    pytest.importorskip("triton")
+    monkeypatch.setenv("TRITON_INTERPRET", "0")   # (restored after: the host sets it to 1)
+    root = tmp_path / "interp"
+    root.mkdir()
+    (root / "run.py").write_text(INTERPRETED)
+    index = run(Options(root=root, tests=[], scripts=["run.py"], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    (row,) = index["kernels"]
+    assert (row["kernel"], row["launches"], row["in_scan"]) == ("add1_kernel", 1, True)
+    assert "kernel_output_reads" not in index   # (it ran: its output is the kernel's)
+    from triton.runtime.interpreter import InterpretedFunction
+
+    assert InterpretedFunction.run.__name__ == "run" and InterpretedFunction.run.__module__ == \
+        "triton.runtime.interpreter"

@@ -151,6 +151,7 @@ class TritonRunner:
         fn = self._interpreted.get(id(jit))
         if fn is None:
             fn = self._interpreted[id(jit)] = ti.InterpretedFunction(jit.fn)
+            fn.tileport_runner = True   # (the capture's own run: not a launch of the host's to record)
         # a parameter given by position and again among the launch's options (a warmup handle's `num_stages`
         # constexpr, Triton's launch option of that name too): the position's
         by_position = set(getattr(jit, "arg_names", [])[:len(args)])

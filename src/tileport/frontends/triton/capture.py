@@ -283,7 +283,7 @@ def install(rec: Any, after: Any = None, live: bool = False, recorded: Any = Non
         return lambda: None
     saved, saved_tune = JITFunction.run, Autotuner.run
 
-    def launch(jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
+    def launch(jit: Any, grid: Any, args: tuple, kwargs: dict, runs_here: bool = False) -> None:
         if after is None:
             record(rec, jit, grid, args, kwargs)
         else:
@@ -292,7 +292,7 @@ def install(rec: Any, after: Any = None, live: bool = False, recorded: Any = Non
                 record(fresh, jit, grid, args, kwargs)
             finally:   # (a launch Triton refuses is collected too, then raised in the host code)
                 after(fresh)
-        if recorded is not None:
+        if recorded is not None and not runs_here:
             recorded(jit, grid, args, kwargs)
 
     def live_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
@@ -328,9 +328,32 @@ def install(rec: Any, after: Any = None, live: bool = False, recorded: Any = Non
     if not live:
         Autotuner.run = first_config
 
+    # host code that sets TRITON_INTERPRET=1 (a project's CPU CI: `os.environ.setdefault("TRITON_INTERPRET", "1")` in
+    # its conftest) makes its kernels InterpretedFunctions, whose launches bypassed JITFunction.run and were not
+    # recorded: recorded as the JITFunction the kernel is on a GPU, then run by the interpreter as the host code asked
+    # (its outputs are the kernel's); the capture's own interpreter runs (tritonrun) are not launches of the host's
+    try:
+        from triton.runtime.interpreter import InterpretedFunction
+    except Exception:  # noqa: BLE001 — (no interpreter in this Triton)
+        InterpretedFunction = None
+    saved_interp = getattr(InterpretedFunction, "run", None)
+
+    def interpreted_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
+        if not warmup and not getattr(self, "tileport_runner", False):
+            jit = self.__dict__.get("tileport_jit")
+            if jit is None:
+                jit = self.__dict__["tileport_jit"] = JITFunction(self.fn, **getattr(self, "kwargs", {}))
+            launch(jit, grid, args, kwargs, runs_here=True)
+        return saved_interp(self, *args, grid=grid, warmup=warmup, **kwargs)
+
+    if saved_interp is not None:
+        InterpretedFunction.run = interpreted_run
+
     def undo() -> None:
         JITFunction.run = saved
         Autotuner.run = saved_tune
+        if saved_interp is not None:
+            InterpretedFunction.run = saved_interp
 
     return undo
 
