@@ -152,3 +152,38 @@ def k(x, y, B: ct.Constant[int]):
 """, "x=f32[?]/1, y=f32[?]/1, B=#64")
     msg = str(info.value)
     assert "grid-dependency-control" in msg and "cutile-ir 0.3.1 has no such opcode" in msg and "k.py:7:5" in msg, msg
+
+
+def test_a_stride_parameter_skips_a_local_of_its_name(tmp_path):
+    """`st = x.strides[0]` in a kernel with a local `x_stride0` of its own (`build/host22/unit/names3.py`): the
+    entry's stride parameter, `x_stride0`, was re-bound by the local, and `st` read the local (1) instead of the
+    stride: irdiff found an `addi` where cuTile Python reads the parameter (unproven). The parameter takes a name
+    the kernel does not use (`x_stride0_`), in the entry, the prologue's facts and the ABI alike."""
+    em = emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    pid = ct.bid(0)
+    x_stride0 = ct.bid(0) * 0 + 1
+    st = x.strides[0]
+    offs = (pid * B + ct.arange(B, dtype=ct.int32)) * st * x_stride0
+    ct.store(y, (pid,), ct.gather(x, offs // st))
+""", "x=f32[?]/?, y=f32[?]/1, B=#64")
+    assert "x_stride0_: i32" in em.params, em.params
+    assert [a["name"] for a in em.abi if a.get("kind") == "stride"] == ["x_stride0_"], em.abi
+    body = _body(em)
+    assert "let x_stride0_: i32 = unsafe { assume_bounds_lower::<_, 0>(x_stride0_) };" in body, body
+    assert "let st: i32 = x_stride0_;" in body, body
+
+
+def test_a_keyword_rename_skips_the_kernels_own_names(tmp_path):
+    """A local named like a Rust keyword is renamed with `_` added (`type` → `type_`); beside a local `type_` of the
+    kernel's own the two were one Rust name. The rename adds `_` until the name is the kernel's no other's."""
+    em = emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    type = ct.load(x, (ct.bid(0),), (B,))
+    type_ = type * 2.0
+    ct.store(y, (ct.bid(0),), type + type_)
+""", "x=f32[?]/1, y=f32[?]/1, B=#64")
+    body = _body(em)
+    assert "let type__: Tile<f32, { [B] }>" in body and "let type_: Tile<f32, { [B] }> = type__ *" in body, body

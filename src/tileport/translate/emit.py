@@ -4355,9 +4355,16 @@ class Emitter:
     def stride_param(self, arr: str, d: int) -> str:
         """The entry parameter that carries ``arr``'s stride along ``d`` (cutile 0.3.1 gives a kernel no way to read
         a tensor's strides; the launcher passes them, and irdiff labels the parameter as that stride)."""
-        name = f"{arr}_stride{d}"
+        name = self.unclashed(f"{arr}_stride{d}")   # (a local `x_stride0` of the kernel's own: `x_stride0_`)
         if (arr, d) not in self.stride_params:
             self.stride_params.append((arr, d))
+        return name
+
+    def unclashed(self, name: str) -> str:
+        """``name`` (a view, partition or parameter the emitter binds per array: `x_view`, `x_tiles`, `x_stride0`),
+        or with `_` added where the kernel has a name of its own so spelled (a local `x_view = ct.load(x, ..)`)."""
+        while name in self.source_names:
+            name += "_"
         return name
 
     def constant_tile_value(self, node: ast.AST) -> tuple[bool, object]:
@@ -5282,13 +5289,6 @@ class Emitter:
             name = base if n == 1 else f"{base}_{n}"
             if name not in self.source_names:
                 return name
-
-    def unclashed(self, name: str) -> str:
-        """``name`` (a view or partition the emitter binds per array, `x_view`, `x_tiles`), or with `_` added where
-        the kernel has a name of its own so spelled (a local `x_view = ct.load(x, ..)`)."""
-        while name in self.source_names:
-            name += "_"
-        return name
 
     def _construct_for_call(self, op: str | None) -> str:
         return construct_for_call(op)
@@ -7354,7 +7354,7 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
     arrays = [name for name, p in sig.params if isinstance(p, sigmod.ArraySig)]
     prologue = []
     for arr, d in em.stride_params:
-        st = f"{arr}_stride{d}"
+        st = em.stride_param(arr, d)
         params.append(f"{st}: i32")
         layout.append(f"R{arrays.index(arr)}.{d}")
         abi.append({"name": st, "kind": "stride", "array": arr, "dim": d, "dtype": "i32"})
