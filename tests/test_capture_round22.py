@@ -581,3 +581,39 @@ def test_host_code_setting_triton_interpret_is_recorded(tmp_path: Path, monkeypa
 
     assert InterpretedFunction.run.__name__ == "run" and InterpretedFunction.run.__module__ == \
         "triton.runtime.interpreter"
+
+
+def test_kernels_of_one_body_in_a_module_table_load(tmp_path: Path):
+    """`SCALE = {occ: ct.kernel(occupancy=occ)(_scale) for occ in (1, 2, 4)}` (a kernel per hint, picked by size):
+    the capture names them `_scale`, and the loader said "'_scale' is a function, not a @ct.kernel" (no module-level
+    name holds a kernel); it looks in module-level dicts, lists and tuples too, and takes the one of the fewest hints
+    (then the first by name: SCALE[1]); launches at the others' hints are variants at them."""
+    pytest.importorskip("cuda.tile")
+    from tileport.frontends.cutile_py.loader import KernelLoadError, load_kernel
+
+    f = tmp_path / "tbl.py"
+    f.write_text(textwrap.dedent('''\
+        import cuda.tile as ct
+
+
+        def _scale(x, out, B: ct.Constant[int]):
+            i = ct.bid(0)
+            ct.store(out, (i,), ct.load(x, (i,), (B,)) * 2)
+
+
+        SCALE = {occ: ct.kernel(occupancy=occ)(_scale) for occ in (4, 1, 2)}
+        PAIR = (SCALE[4], SCALE[2])
+
+
+        def make(v):
+            def _k(x, B: ct.Constant[int]):
+                ct.store(x, (ct.bid(0),), ct.full((B,), v, ct.float32))
+            return _k
+
+
+        OTHERS = [ct.kernel(make(1.0)), ct.kernel(make(2.0))]
+    '''))
+    loaded = load_kernel(f"{f}::_scale")
+    assert loaded.kernel._compiler_options.occupancy == 1
+    with pytest.raises(KernelLoadError, match="2 kernels of function '_k'"):   # (other closures: still refused)
+        load_kernel(f"{f}::_k")

@@ -547,12 +547,17 @@ def load_module(path: Path) -> tuple[Any, tuple[str, ...], bool]:
 
 def _kernels_named(module: Any, name: str) -> dict[str, Any]:
     """The kernels of ``module`` whose function is ``name`` though no module-level name of that name holds them: by
-    the module-level name or `Class.attr` that holds each (distinct kernel objects only)."""
+    the module-level name, `Class.attr` or `TABLE[key]` (a module-level dict, list or tuple) that holds each
+    (distinct kernel objects only)."""
     found: dict[str, Any] = {}
     for attr, value in list(vars(module).items()):
         candidates = [(attr, value)]
         if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
             candidates = [(f"{attr}.{m}", getattr(value, m, None)) for m in list(vars(value))]
+        elif isinstance(value, dict) and not attr.startswith("__"):   # a table of kernels (`K = {occ: ct.kernel(
+            candidates = [(f"{attr}[{k!r}]", v) for k, v in list(value.items())]   # occupancy=occ)(_b) ..}`)
+        elif isinstance(value, (list, tuple)) and not attr.startswith("__"):
+            candidates = [(f"{attr}[{i}]", v) for i, v in enumerate(value)]
         for where, obj in candidates:
             if _is_kernel(obj) and obj._pyfunc.__name__ == name and all(obj is not o for o in found.values()):
                 found[where] = obj
