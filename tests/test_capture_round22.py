@@ -617,3 +617,16 @@ def test_kernels_of_one_body_in_a_module_table_load(tmp_path: Path):
     assert loaded.kernel._compiler_options.occupancy == 1
     with pytest.raises(KernelLoadError, match="2 kernels of function '_k'"):   # (other closures: still refused)
         load_kernel(f"{f}::_k")
+
+
+def test_a_pytest_configuration_error_is_said(tmp_path: Path):
+    """A project whose pytest configuration pytest refuses (a malformed pyproject.toml) was reported as "pytest exit
+    code 4: " and nothing more (pytest writes the reason to stderr); the reason is said now."""
+    root = tmp_path / "bad"
+    (root / "tests").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.pytest.ini_options\naddopts = "-x"\n')
+    (root / "tests" / "test_a.py").write_text("def test_a():\n    pass\n")
+    index = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    (tf,) = index["test_files"]
+    assert tf["error"].startswith("pytest exit code 4: ERROR: ") and "pyproject.toml" in tf["error"]

@@ -581,9 +581,10 @@ def _run_file(session: Session, f: Path) -> _FileResult:
     session.current_file = None
     session.current = None
     if res.exit_code in (2, 3, 4) and res.error is None:  # interrupted, internal error, usage error
-        tail = [l for l in buf.getvalue().splitlines() if l.strip()][-3:]
+        # (a usage or configuration error is written to stderr: "ERROR: .. pyproject.toml: Invalid statement")
+        tail = [l for l in (buf.getvalue() or err.getvalue()).splitlines() if l.strip()][-3:]
         res.error = f"pytest exit code {res.exit_code}: " + " | ".join(_short(l, 200) for l in tail)
-    _keep_log(opts, rel, buf.getvalue())
+    _keep_log(opts, rel, buf.getvalue() + err.getvalue())
     return res
 
 
