@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import zipfile
 from pathlib import Path
 
@@ -145,3 +146,12 @@ def load_module(path: Path, name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module
+
+
+def host_program(tmp_path: Path, text: str) -> Path:
+    """``text`` (dedented) written as ``tmp_path/host/prog.py``, a host program a capture test runs."""
+    host = tmp_path / "host"
+    host.mkdir(exist_ok=True)
+    f = host / "prog.py"
+    f.write_text(textwrap.dedent(text))
+    return f

@@ -15,15 +15,9 @@ torch = pytest.importorskip("torch", reason="tileport corpus capture drives torc
 
 from tileport.corpus.capture import Options, _classify, run, summary_lines  # noqa: E402
 from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
+
+from conftest import host_program  # noqa: E402
 from tileport.errors import InputError  # noqa: E402
-
-
-def _host(tmp_path: Path, text: str) -> Path:
-    host = tmp_path / "host"
-    host.mkdir(exist_ok=True)
-    f = host / "prog.py"
-    f.write_text(textwrap.dedent(text))
-    return f
 
 
 def test_custom_ops_registered_for_cuda_serve_the_emulated_tensors(tmp_path: Path):
@@ -31,7 +25,7 @@ def test_custom_ops_registered_for_cuda_serve_the_emulated_tensors(tmp_path: Pat
     the op had no kernel for them ("Could not run 'ns::op' with arguments from the 'CPU' backend") and the launch
     inside it was lost; the CUDA kernel serves them now, also over a CPU kernel of the same op registered before or
     after it (on the GPU the CUDA one runs)."""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import torch
 
         calls = []
@@ -69,7 +63,7 @@ def test_custom_ops_registered_for_cuda_serve_the_emulated_tensors(tmp_path: Pat
 def test_torch_compile_runs_eagerly_under_the_emulation(tmp_path: Path):
     """torch.compile (a function, a module, the decorator with options) asked the CUDA driver in dynamo ("CUDA
     driver version is insufficient") and the test stopped before its launches; it runs eagerly now, noted."""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import torch
 
         @torch.compile(dynamic=True, mode="reduce-overhead")
@@ -93,7 +87,7 @@ def test_torch_load_to_cuda_autocast_record_stream_and_pinned_memory(tmp_path: P
     """torch.load(map_location="cuda"), and of tensors saved on the GPU, raised a CUDA error; a CUDA autocast region
     left the CPU tensors at float32 (a kernel launched there was captured at other dtypes than the GPU's);
     Tensor.record_stream(an emulated stream) raised "unknown parameter type"; pin_memory() was not is_pinned()."""
-    f = _host(tmp_path, f'''\
+    f = host_program(tmp_path, f'''\
         import torch
 
         p = {str(tmp_path / "t.pt")!r}
@@ -309,7 +303,7 @@ def test_triton_runner_leaves_benchmark_shapes_and_grids_alone(tmp_path: Path):
     pytest.importorskip("triton")
     from tileport.corpus.tritonrun import TritonRunner
 
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import triton
         import triton.language as tl
 
@@ -360,7 +354,7 @@ def test_device_indices_sdpa_backends_accelerator_api_and_properties(tmp_path: P
     `sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION)` ("No viable backend": the CPU has flash and math only),
     torch.accelerator's synchronize / current_stream / current_device_index (CUDA errors), torch.cuda.ExternalStream,
     set_per_process_memory_fraction, torch.cuda.random.manual_seed, and the properties clock_rate / memory_clock_rate / memory_bus_width."""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import torch
         import torch.nn.functional as F
         from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -469,7 +463,7 @@ def test_torch_c_stream_setters_and_a_librarys_own_child_processes(tmp_path: Pat
     lib = tmp_path / "lib"
     lib.mkdir()
     (lib / "helper_lib.py").write_text("import subprocess, sys\nsubprocess.run([sys.executable, '-c', 'pass'])\n")
-    f = _host(tmp_path, f'''\
+    f = host_program(tmp_path, f'''\
         import subprocess
         import sys
         import torch
@@ -493,7 +487,7 @@ def test_reads_follow_small_results_only(tmp_path: Path):
     """Results computed from a kernel's output are followed up to 65536 elements (what host code sizes launches
     by is small; a large result is a comparison's, and following every op doubled the emulation's cost per op):
     `big.max().item()` is a read of the kernel's output, `(big * 2).max().item()` is not followed."""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import torch
 
         big = torch.zeros(1 << 17, device="cuda")

@@ -17,13 +17,7 @@ torch = pytest.importorskip("torch", reason="tileport corpus capture drives torc
 from tileport.corpus.capture import Options, pytest_config, run  # noqa: E402
 from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
 
-
-def _host(tmp_path: Path, text: str) -> Path:
-    host = tmp_path / "host"
-    host.mkdir(exist_ok=True)
-    f = host / "prog.py"
-    f.write_text(textwrap.dedent(text))
-    return f
+from conftest import host_program  # noqa: E402
 
 
 def test_legacy_cuda_tensor_types(tmp_path: Path):
@@ -31,7 +25,7 @@ def test_legacy_cuda_tensor_types(tmp_path: Path):
     `x.type("torch.cuda.FloatTensor")` asked the driver ("Found no NVIDIA driver"); `x.type()` named the CPU type
     and `isinstance(x, torch.cuda.FloatTensor)` was False, so host code asserting either stopped. They answer as on
     the GPU now; `set_default_tensor_type(torch.cuda.HalfTensor)` makes half tensors on CUDA."""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import torch
 
         x = torch.cuda.FloatTensor(5).fill_(1)
@@ -62,7 +56,7 @@ def test_cuda_submodules_and_device_agnostic_streams(tmp_path: Path):
     (the names torch.cuda re-exports, asked from their own modules), `torch.Stream(device="cuda")`,
     `torch.Event("cuda")`, `torch.cuda.Stream.priority_range()` and `torch.cuda.default_generators[0]` raised a CUDA
     error (or IndexError); they are the emulation's stand-ins now, and a CPU stream is still torch's."""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import torch
         from torch.cuda.streams import Stream, Event
         from torch.cuda.graphs import CUDAGraph, graph
@@ -102,7 +96,7 @@ def test_cuda_array_interface_and_cuda_amp_custom_fwd(tmp_path: Path):
     another library) got "Can't get __cuda_array_interface__ on non-CUDA tensor"; `torch.cuda.amp.custom_fwd(
     cast_inputs=..)` (deprecated, still common) raised "custom_fwd() got multiple values for argument 'fwd'" at
     import, under the emulation's CUDA autocast (round 21)."""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import torch
 
         x = torch.arange(12, dtype=torch.float32, device="cuda").reshape(3, 4)
@@ -343,7 +337,7 @@ def test_memory_history_and_data_parallel_on_the_one_device(tmp_path: Path):
     NVIDIA driver"; `nn.DataParallel(model).cuda()` raised "module must have its parameters and buffers on device
     cuda:0 .. found one of them on device: cpu" (torch's own check sees the CPU). The history is empty, the
     snapshot has no segment, and DataParallel over the one device calls the module, as on a one-GPU machine."""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import pickle
         import torch
 
@@ -364,7 +358,7 @@ def test_ddp_device_ids_on_the_emulated_device(tmp_path: Path):
     """`DistributedDataParallel(model, device_ids=[local_rank], output_device=local_rank)` on a one-process group
     (gloo here, round 21) raised "device_ids and output_device arguments only work with .. GPU modules or CPU
     modules" (the module is on the CPU): the CUDA ids are dropped, its gradients are reduced."""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import os
         import torch
         import torch.distributed as dist
@@ -445,7 +439,7 @@ def test_a_cpu_only_torch_build_answers_as_a_cuda_build(tmp_path: Path, monkeypa
     monkeypatch.setattr(torch.version, "cuda", None)
     monkeypatch.setattr(torch.backends.cuda, "is_built", lambda: False)
     monkeypatch.setattr(torch.cuda, "_is_compiled", lambda: False)
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import torch
 
         major = int(torch.version.cuda.split(".")[0])
@@ -463,7 +457,7 @@ def test_an_allocation_over_the_targets_memory_is_cudas_out_of_memory(tmp_path: 
     stopped at the emulation's own AllocationTooLarge (a MemoryError) for a size over the target GPU's memory; that is
     CUDA's out-of-memory error now, so the loop goes on to a size that fits. (A size the GPU holds but over the
     capture's --max-alloc-gb is refused as before: the test stops there.)"""
-    f = _host(tmp_path, '''\
+    f = host_program(tmp_path, '''\
         import torch
 
         n, tried = 1 << 40, []
@@ -479,7 +473,7 @@ def test_an_allocation_over_the_targets_memory_is_cudas_out_of_memory(tmp_path: 
         ns = runpy.run_path(str(f))
     assert ns["tried"] == [(1 << 40, "CUDA out of memory. Tr")] and ns["n"] == 1 << 28
     assert len(emu.refused) == 1 and "over the target's 140.4 GiB" in emu.refused[0]
-    big = _host(tmp_path, '''\
+    big = host_program(tmp_path, '''\
         import torch
 
         torch.empty(1 << 33, device="cuda", dtype=torch.float16)   # 16 GiB: the GPU holds it, the cap refuses it
