@@ -187,3 +187,35 @@ def k(x, y, B: ct.Constant[int]):
 """, "x=f32[?]/1, y=f32[?]/1, B=#64")
     body = _body(em)
     assert "let type__: Tile<f32, { [B] }>" in body and "let type_: Tile<f32, { [B] }> = type__ *" in body, body
+
+
+def test_f64_constants_are_cuda_tiles_f32_values(tmp_path):
+    """A Python float in an f64 kernel is an f32 constant in cuTile Python, converted (round 10 found `t + 0.1`).
+    Two forms missed it (`build/host22/unit/consts.py`): a literal beyond f32's range (`ct.where(t > 1e300,
+    1.7976931348623157e308, r)`) is inf there, and the port wrote the literal `inff64` (rustc: "cannot find value");
+    and `ct.full((B,), 2.718281828459045, ct.float64)` fills 2.7182817459106445 there, the port the exact value
+    (irdiff: unproven). Both are now the f32 value: the named `f64::INFINITY` constant, and the rounded fill."""
+    em = emit(tmp_path, """
+@ct.kernel
+def k(x, y, B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0),), (B,))
+    r = t * 0.1 + ct.full((B,), 2.718281828459045, ct.float64)
+    ct.store(y, (ct.bid(0),), ct.where(t > 1e300, 1.7976931348623157e308, r))
+""", "x=f64[?]/1, y=f64[?]/1, B=#64")
+    body = _body(em)
+    assert "inff64" not in body and body.count("constant(f64::INFINITY, shape![B])") == 2, body
+    assert "constant(2.7182817459106445f64, shape![B])" in body and "0.10000000149011612f64" in body, body
+
+
+def test_a_float_constant_parameter_in_an_f64_operation_is_folded(tmp_path):
+    """`t * ALPHA` of an f64 tile and a `ct.Constant[float]` (`build/host22/unit/consts3.py`): cuTile Python folds the
+    constant into an f64 constant of its f32 value; the port converted an f32 scalar at run time (`ftof`), which
+    irdiff reported ("constant vs broadcast"). A float constant by name is folded as a literal is."""
+    em = emit(tmp_path, """
+@ct.kernel
+def k(x, y, ALPHA: ct.Constant[float], B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0),), (B,))
+    ct.store(y, (ct.bid(0),), t * ALPHA)
+""", "x=f64[?]/1, y=f64[?]/1, ALPHA=#0.1, B=#64", consts=("ALPHA", "B"))
+    body = _body(em)
+    assert "broadcast_scalar(0.10000000149011612f64, shape![B])" in body and "convert_tile" not in body, body

@@ -3676,6 +3676,10 @@ class Emitter:
                 if shape_node is None or dtype_node is None or lit is None:
                     raise self.refuse(node, "full", f"ct.{op} with a non-literal value of another dtype")
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
+                if dt == "f64" and isinstance(lit, float):
+                    # a Python float is an f32 constant in cuTile Python, also filling an f64 tile
+                    # (`ct.full(.., 2.718281828459045, ct.float64)` is 2.7182817459106445)
+                    lit = _f32(lit)
                 if dt.startswith(("f", "bf")):
                     code = _float_constant(float(lit), dt, ", ".join(shape))
                 elif _top_bit_set(int(lit), dt):   # (see signed_bits_literal; cutile types `constant(..)` only
@@ -5938,7 +5942,14 @@ class Emitter:
         if isinstance(ty, Scalar):
             self.need(node, "arith-scalar-broadcast", "scalar operand")
             lit = _literal(node)
-            if lit is not None and isinstance(lit, float) and math.isinf(lit) and like.dtype in ("f32", "f16", "bf16"):
+            if lit is None and like.dtype == "f64" and (c := self.const_value(node))[0] and type(c[1]) is float:
+                lit = c[1]   # a float constant by name (a ct.Constant[float]) in an f64 operation: folded as below
+            if isinstance(lit, float) and like.dtype == "f64":
+                # a Python float is a loosely typed f32 constant in cuTile Python, promoted to the f64 tile's type:
+                # the value rounded to f32 (`t + 0.1` adds 0.10000000149011612; `1e300` is inf)
+                lit = _f32(lit)
+            if lit is not None and isinstance(lit, float) and math.isinf(lit) and \
+                    like.dtype in ("f32", "f64", "f16", "bf16"):
                 # ±inf has no literal: the named constant, as a tile (see _float_constant)
                 return self.typed(_float_constant(lit, like.dtype, ", ".join(like.shape)), like, None, "infinity")[0]
             ok, value = self.const_value(node)
