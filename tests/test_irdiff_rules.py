@@ -235,6 +235,28 @@ def test_fold_int_constants():
     assert not v(direct("4.000000e+00"), itof(5))["equivalent"]
     assert not v(direct("-3.000000e+00"), itof(-3, "unsigned"))["equivalent"]
     assert fired(v(direct("1.677722e+07"), itof((1 << 24) + 1)), "fold-int-constants") == 0
+    # `N % G` of two constexprs, Python's floored remainder as cutile computes it on const generics (remi, then
+    # `r < 0` xor `G < 0`, and `r != 0`, selecting r + G or r) ≡ the constant cuTile Python folds it to
+    def floored_rem(n: int, g: int, pred: str = "less_than", kind: str = "signed") -> str:
+        return prog(*STORE, f"%n = constant <i32: {n}> : tile<i32>", f"%g = constant <i32: {g}> : tile<i32>",
+                    "%r = remi %n, %g signed : tile<i32>", "%z = constant <i32: 0> : tile<i32>",
+                    f"%neg = cmpi {pred} %r, %z, {kind} : tile<i32> -> tile<i1>",
+                    f"%gneg = constant <i1: {'true' if g < 0 else 'false'}> : tile<i1>",
+                    "%diff = xori %neg, %gneg : tile<i1>", "%nz = cmpi not_equal %r, %z, signed : tile<i32> -> tile<i1>",
+                    "%fix = andi %diff, %nz : tile<i1>", "%up = addi %r, %g : tile<i32>",
+                    "%q = select %fix, %up, %r : tile<i1>, tile<i32>", ONES, store("%one", "%q"))
+    out = v(const(2), floored_rem(32, 5))
+    assert out["equivalent"] and fired(out, "fold-int-constants") >= 6
+    assert v(const(3), floored_rem(-32, 5))["equivalent"]          # -32 % 5 == 3 (remi gives -2, then + 5)
+    assert v(const(-3), floored_rem(32, -5))["equivalent"]         # 32 % -5 == -3
+    assert not v(const(-2), floored_rem(-32, 5))["equivalent"]     # the truncated remainder is not Python's
+    assert not v(const(2), floored_rem(32, 5, "greater_than"))["equivalent"]   # another predicate selects r + G
+    assert not v(const(2), floored_rem(32, 5, kind="unsigned"))["equivalent"]  # unsigned compares: not folded
+    # a select on a condition known only at run time stays a select
+    runtime = prog(*STORE, "%z = constant <i32: 0> : tile<i32>", "%c = cmpi less_than %arg3, %z, signed : "
+                   "tile<i32> -> tile<i1>", "%a = constant <i32: 2> : tile<i32>", "%b = constant <i32: 7> : tile<i32>",
+                   "%q = select %c, %b, %a : tile<i1>, tile<i32>", ONES, store("%one", "%q"))
+    assert not v(const(2), runtime)["equivalent"]
 
 
 def test_single_trip_loop_iv():

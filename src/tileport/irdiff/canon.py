@@ -224,8 +224,9 @@ def _const_int(canon: Canon, v: str) -> int | None:
         return _single_trip_iv(canon, canon.resolve(v))
     if op.name != "constant":
         return None
-    m = re.match(r"constant <i\d+: (-?\d+)>", op.template)
-    return int(m.group(1)) if m else None
+    m = re.match(r"constant <i\d+: (-?\d+|true|false)>", op.template)
+    return None if m is None else {"true": 1, "false": 0}.get(m.group(1)) if m.group(1)[0] in "tf" else \
+        int(m.group(1))
 
 
 def _nonneg(canon: Canon, v: str) -> bool:
@@ -328,7 +329,12 @@ def _loop_iv_within(canon: Canon, v: str, low: int | None, high: int | None) -> 
     return True
 
 
-INT_FOLD = ("addi", "subi", "muli", "divi", "maxi", "mini", "shli", "andi", "ori", "xori")
+INT_FOLD = ("addi", "subi", "muli", "divi", "remi", "maxi", "mini", "shli", "andi", "ori", "xori")
+#: cmpi's predicates, as Python compares
+CMPI = {"equal": int.__eq__, "not_equal": int.__ne__, "less_than": int.__lt__, "less_than_or_equal": int.__le__,
+        "greater_than": int.__gt__, "greater_than_or_equal": int.__ge__}
+CMPI_RE = re.compile(r"cmpi (\w+) \$0, \$1, signed : tile<((?:\d+x)*)i\d+> -> (tile<(?:\d+x)*i1>)")
+SELECT_RE = re.compile(r"select \$0, \$1, \$2 : tile<(?:\d+x)*i1>, tile<.+>")
 INT_OP_RE = re.compile(r"\w+ \$0, \$1((?: [\w<>]+)*) : (tile<(?:\d+x)*i(\d+)>)")
 
 
@@ -337,7 +343,13 @@ def _fold_int(name: str, attrs: str, a: int, b: int, bits: int) -> int | None:
     would wrap or the op is not folded here (unsigned, division by zero)."""
     if "unsigned" in attrs:
         return None
-    if name == "divi":
+    if bits == 1:   # i1 (a condition): the logic ops on true / false
+        return {"andi": a & b, "ori": a | b, "xori": a ^ b}.get(name) if {a, b} <= {0, 1} else None
+    if name == "remi":
+        if b == 0:
+            return None
+        value = abs(a) % abs(b) * (-1 if a < 0 else 1)   # the remainder of the truncated quotient: a's sign
+    elif name == "divi":
         if b == 0:
             return None
         q, r = divmod(a, b)   # floor division
@@ -499,7 +511,21 @@ def _apply_rewrites(canon: Canon) -> None:
             value = _fold_int(op.name, mf.group(1), a, b, int(mf.group(3))) if a is not None and b is not None \
                 else None
             if value is not None:
-                _fold_to_constant(canon, op, f"constant <i{mf.group(3)}: {value}> : {mf.group(2)}")
+                text = ("true" if value else "false") if mf.group(3) == "1" else value
+                _fold_to_constant(canon, op, f"constant <i{mf.group(3)}: {text}> : {mf.group(2)}")
+        # fold-int-constants: a signed comparison of two integer constants is the i1 constant it computes
+        mc = CMPI_RE.fullmatch(op.template) if op.name == "cmpi" and len(op.operands) == 2 else None
+        if mc and mc.group(1) in CMPI and op.results and id(op) not in canon.substitute:
+            a, b = (_const_int(canon, x) for x in op.operands)
+            if a is not None and b is not None:
+                _fold_to_constant(canon, op, f"constant <i1: {str(CMPI[mc.group(1)](a, b)).lower()}> : {mc.group(3)}")
+        # fold-int-constants: a select on a constant condition is the operand it selects
+        if op.name == "select" and SELECT_RE.fullmatch(op.template) and len(op.operands) == 3 and op.results and \
+                id(op) not in canon.substitute and op.results[0] not in canon.forward:
+            c = _const_int(canon, op.operands[0])
+            if c in (0, 1):
+                canon.forward[op.results[0]] = op.operands[1 if c else 2]
+                canon.fired["fold-int-constants"] += 1
         # fold-minmax-constants: maxf/minf of two float constants is the constant it picks
         mm = re.fullmatch(r"(?:maxf|minf) \$0, \$1 : (tile<(?:\d+x)*(?:f16|bf16|f32|f64)>)", op.template) \
             if op.name in ("maxf", "minf") and len(op.operands) == 2 else None

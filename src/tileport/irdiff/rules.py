@@ -304,13 +304,16 @@ RULES: tuple[Rule, ...] = (
          "values, so distinct texts order as their values do", "test_fold_minmax_constants"),
     Rule("fold-int-constants", "rewrite",
          "exti of an integer constant, itof of one the float type holds exactly (|c| ≤ 2^24 for f32, 2^53 for "
-         "f64; unsigned only when c ≥ 0), and addi/subi/muli/divi/maxi/mini (signed), shli, andi/ori/xori of two, "
-         "is the constant it computes (divi with "
-         "its rounding: toward zero by default, negative_inf flooring, positive_inf ceiling); not when the result "
-         "leaves the type's signed range, nor for unsigned ops, a division by zero or a shift by a negative amount "
-         "or by the width or more",
+         "f64; unsigned only when c ≥ 0), and addi/subi/muli/divi/remi/maxi/mini (signed), shli, andi/ori/xori of "
+         "two (of i1 conditions too), and a signed cmpi of two, is the constant it computes (divi with "
+         "its rounding: toward zero by default, negative_inf flooring, positive_inf ceiling; remi the remainder "
+         "with the dividend's sign); a select on a constant condition is the operand it selects; not when the "
+         "result leaves the type's signed range, nor for unsigned ops, a division by zero or a shift by a negative "
+         "amount or by the width or more",
          "the ops are pure functions of their operands; cuTile Python folds arithmetic on constants (`(N + T - 1) // "
-         "T` of two ct.Constant ints is a constant, `(1 << bits) - 1` of a helper's default, `t * fib(N)` of a "
+         "T` of two ct.Constant ints is a constant, `(1 << bits) - 1` of a helper's default, `N % G` of two "
+         "constexprs (Python's floored remainder: remi, then a sign test and select, on cutile's const generics), "
+         "`t * fib(N)` of a "
          "recursive helper on a constant is the f32 constant), cutile leaves the same arithmetic on const "
          "generics to the backend", "test_fold_int_constants"),
 )
