@@ -1202,6 +1202,16 @@ def gen7_bits(b8, o8, w32, o32, h16, o16, B: ct.Constant[int]):
     h = ct.load(h16, index=(ct.bid(0),), shape=(B,))
     ct.store(o16, index=(ct.bid(0),), tile=((h >> 8) & 0xFF) | ((h << 8) & 0xFF00))
 """, ["b8=u8[?]/1, o8=u8[?]/1, w32=u32[?]/1, o32=u32[?]/1, h16=u16[?]/1, o16=u16[?]/1, B=#128"]),
+    # i32's lowest value (a float's sign bit as u32, an int32 max's padding): `(-2147483647i32 - 1i32)`, a tile of it
+    # by broadcast_scalar (cutile parses `-2147483648i32` as the negation of 2147483648; irdiff fold-int-constants)
+    "int32_min": ("""
+@ct.kernel
+def int32_min(w32, o32, x, y, B: ct.Constant[int]):
+    w = ct.load(w32, index=(ct.bid(0),), shape=(B,))
+    ct.store(o32, index=(ct.bid(0),), tile=w ^ 0x80000000)
+    t = ct.load(x, index=(ct.bid(0),), shape=(B,))
+    ct.store(y, index=(ct.bid(0),), tile=ct.maximum(t, ct.full((B,), -2147483648, ct.int32)) ^ -2147483648)
+""", ["w32=u32[?]/1, o32=u32[?]/1, x=i32[?]/1, y=i32[?]/1, B=#128"]),
     # round 12: `+`, `-`, `*` of 16-bit integer tiles (cutile's operators know no i16: the declared addi/subi/muli
     # with their overflow attribute spelled; the Rust did not compile through cutile)
     "gen14_int16": ("""

@@ -34,12 +34,6 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=ct.cumprod(t, axis=0))
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "scan", 8, "identity 0"),
-    ("u32 constant whose bits are i32's lowest", """
-     @ct.kernel
-     def k(x, y, B: ct.Constant[int]):
-         t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.store(y, index=(ct.bid(0),), tile=t ^ 0x80000000)
-     """, "x=u32[?]/1, y=u32[?]/1, B=#16", "arith-scalar-broadcast", 8, "i32's lowest value"),
     ("runtime padding of a 2-D gather", """
      @ct.kernel
      def k(x, idx, y, fill: float, B: ct.Constant[int]):

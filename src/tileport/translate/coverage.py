@@ -153,7 +153,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
     Construct("arith-scalar-broadcast", "tile op scalar / literal", "`broadcast_scalar(s, shape![..])` operand; an "
               "unsigned constant with its top bit set (`t & 0xF0` on u8, `h * 2654435761` on u32, `ct.full(.., 200, "
               "dtype=ct.uint8)`) is the signed literal of its bits, bitcast (cutile 0.3.1 writes `240u8` as 0 and "
-              "parses no literal beyond i32; 0x80000000 on u32 is refused: `-2147483648i32` overflows its parse); "
+              "parses no literal beyond i32); i32's lowest value (`-2147483648` on i32, `0x80000000` on u32) is "
+              "`(-2147483647i32 - 1i32)`, a tile of it by `broadcast_scalar` (cutile parses `-2147483648i32` as "
+              "the negation of 2147483648 and panics; its `constant(..)` takes a literal only; irdiff folds the "
+              "subtraction: fold-int-constants); "
               "a folded int (`4 * j` of a static_iter item) with an integer tile of another dtype is a constant of "
               "the tile's dtype (SMALL_KERNELS gen7_bits)", S,
               "scale_cast"),

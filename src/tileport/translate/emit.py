@@ -462,12 +462,10 @@ class Emitter:
         parses every integer literal as an i32 (it panics on 2654435761u32) and writes 240u8 as `constant <i8: 0>`;
         Tile IR has no unsigned types, so the constant cuTile Python emits is that signed value (the bitcast is an
         identity in the IR, irdiff identity-shape-ops). The lowest one of 32 bits has no literal there (cutile
-        parses `-2147483648i32` as the negation of 2147483648, beyond i32): refused."""
+        parses `-2147483648i32` as the negation of 2147483648, beyond i32): I32_MIN, a difference of two."""
         width = _UNSIGNED_BITS[dtype]
         if value - 2 ** width == -2 ** 31:
-            raise self.refuse(node, "arith-scalar-broadcast", f"the {dtype} constant {value:#x}: its bits are i32's "
-                              "lowest value, which cutile 0.3.1 cannot parse as a literal (`-2147483648i32` "
-                              "overflows its i32 parse)")
+            return I32_MIN
         return f"{value - 2 ** width}i{width}"
 
     def loc(self, node: ast.AST) -> tuple:
@@ -6649,6 +6647,10 @@ class Emitter:
 
 
 F32_MAX, F32_OVERFLOW = 3.4028234663852886e38, 3.4028235677973366e38  # largest f32; where rounding reaches inf
+#: i32's lowest value: cutile 0.3.1 reads `-2147483648i32` as the negation of 2147483648 (beyond i32, its parse
+#: panics), so the port writes it as a difference of two literals it parses — the constant cuTile Python emits, once
+#: irdiff folds the subtraction (fold-int-constants)
+I32_MIN = "(-2147483647i32 - 1i32)"
 
 
 def _f32(value: float) -> float:
@@ -6662,6 +6664,8 @@ def rust_literal(value: int | float, dtype: str) -> str:
     """A Rust literal of ``dtype`` with exactly the value cuTile Python bakes in: a Python float rounded to f32 for an
     f32 tile, written as the shortest decimal that Rust parses back to that f32 (Rust rounds decimals directly to
     f32, Python goes through f64 first; the two can differ, the shortest round-tripping form cannot)."""
+    if value == -2 ** 31 and not isinstance(value, bool) and dtype in ("i32", "u32"):
+        return I32_MIN
     if isinstance(value, int) and not isinstance(value, bool) and not -2 ** 31 < value < 2 ** 31:
         raise WideLiteral(f"the {dtype} constant {value}: outside i32's range, no literal cutile 0.3.1 parses "
                           "(it reads every integer literal as an i32, `-2147483648` as the negation of 2147483648)")
@@ -7424,6 +7428,9 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         body = [word.sub(rust, line) for line in body]
         strides = {(rust if k == name else k): v for k, v in strides.items()}
         specs = {(rust if k == name else k): v for k, v in specs.items()}
+    # cutile's `constant(..)` takes a literal only ("Unsupported expression for named attribute"): i32's lowest value,
+    # a difference of two literals, fills its tile by broadcast_scalar — the same constant op once irdiff folds it
+    body = [line.replace(f"constant({I32_MIN}, ", f"broadcast_scalar({I32_MIN}, ") for line in body]
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
                    em.declared_ops, em.compile_options)
