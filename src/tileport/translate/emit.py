@@ -3685,7 +3685,7 @@ class Emitter:
                     signed = self.signed_bits_literal(node, int(lit), dt)
                     code = f"bitcast(broadcast_scalar({signed}, shape![{', '.join(shape)}]))"
                 else:
-                    code = f"constant({rust_literal(int(lit), dt)}, shape![{', '.join(shape)}])"
+                    code = constant_tile(rust_literal(int(lit), dt), ", ".join(shape))
                 # inline (an mma accumulator argument, say) cutile needs the constant's type from a binding
                 return self.typed(code, Tile(dt, shape), want_name, "filled")
             if op == "num_tiles":
@@ -4677,7 +4677,7 @@ class Emitter:
             # declared in the port's module (rustgen.declared_ops), as cuTile Python emits it. (A load and a
             # select on its mask — irdiff rule padded-pointer-load-select — means the same, but tileiras then
             # keeps the tile in registers: fused MoE's wgmma took A from registers, with spills.)
-            pad_tile = f"constant({pad_lit}, shape![{dims}])" if not as_tile else \
+            pad_tile = constant_tile(pad_lit, dims) if not as_tile else \
                 _float_constant(pad, ty.dtype, dims)
             self.body.append(f"let {g}_padding: Tile<{elem}, {{ [{dims}] }}> = {pad_tile};")
             self.body.append(f"let ({g}, {read}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_padded("
@@ -6462,7 +6462,7 @@ class Emitter:
             # a name bound to a literal that cuTile Python does not fold (a static extent, `H = x.shape[1]` at
             # calling convention 2: `cmpi less_than %c1, %c0`): the divisor as a constant tile — cutile 0.3.1 fails
             # on the compare of `scalar_to_tile(H)` with zero ("expected a scalar element type")
-            b = f"constant({self.int_literal_lets[rc]}, shape![])"
+            b = constant_tile(self.int_literal_lets[rc], "")
         fix, up, mod = self.fresh("fix"), self.fresh("shifted"), self.fresh("modulo")
         signs = ""
         if negative.startswith("lt_tile("):   # a runtime divisor: cutile types these 0-d compares only when bound
@@ -6651,6 +6651,13 @@ F32_MAX, F32_OVERFLOW = 3.4028234663852886e38, 3.4028235677973366e38  # largest 
 #: panics), so the port writes it as a difference of two literals it parses — the constant cuTile Python emits, once
 #: irdiff folds the subtraction (fold-int-constants)
 I32_MIN = "(-2147483647i32 - 1i32)"
+
+
+def constant_tile(literal: str, dims: str) -> str:
+    """A tile of ``dims`` (its extents, comma-separated) filled with the scalar ``literal``: `constant(..)`, which
+    cutile 0.3.1 takes a literal in only ("Unsupported expression for named attribute"), so I32_MIN (a difference
+    of two literals) by `broadcast_scalar` — the same constant op once irdiff folds the subtraction."""
+    return f"{'broadcast_scalar' if literal == I32_MIN else 'constant'}({literal}, shape![{dims}])"
 
 
 def _f32(value: float) -> float:
@@ -7428,9 +7435,6 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
         body = [word.sub(rust, line) for line in body]
         strides = {(rust if k == name else k): v for k, v in strides.items()}
         specs = {(rust if k == name else k): v for k, v in specs.items()}
-    # cutile's `constant(..)` takes a literal only ("Unsupported expression for named attribute"): i32's lowest value,
-    # a difference of two literals, fills its tile by broadcast_scalar — the same constant op once irdiff folds it
-    body = [line.replace(f"constant({I32_MIN}, ", f"broadcast_scalar({I32_MIN}, ") for line in body]
     return Emitted(kernel_name, generics, params, body, ",".join(layout), doc, strides, sorted(em.unit_grid),
                    em.preconditions, specs, em.unsafe_sites, abi, em.kernel_hints(), carried_tma_tiles(em.fn, em.ct),
                    em.declared_ops, em.compile_options)
