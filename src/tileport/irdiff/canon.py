@@ -225,8 +225,9 @@ def _const_int(canon: Canon, v: str) -> int | None:
     if op.name != "constant":
         return None
     m = re.match(r"constant <i\d+: (-?\d+|true|false)>", op.template)
-    return None if m is None else {"true": 1, "false": 0}.get(m.group(1)) if m.group(1)[0] in "tf" else \
-        int(m.group(1))
+    if m is None:
+        return None
+    return {"true": 1, "false": 0}[m.group(1)] if m.group(1) in ("true", "false") else int(m.group(1))
 
 
 def _nonneg(canon: Canon, v: str) -> bool:
