@@ -360,9 +360,9 @@ def _files(root: Path, given: list[str], option: str, in_dir) -> list[Path]:
             files.append(p)
         elif p.is_dir():
             files.extend(sorted(in_dir(p)))
-        elif option == "--tests" and t == "tests" and pytest_config(root).get("testpaths"):
+        elif option == "--tests" and t == "tests" and (paths := pytest_config(root).get("testpaths")):
             # no tests/: where the project's pytest configuration says its tests are (`testpaths`)
-            files.extend(_files(root, pytest_config(root)["testpaths"], "testpaths", in_dir))
+            files.extend(_files(root, paths, "testpaths", in_dir))
         elif option == "--tests" and t == "tests" and (root / "test").is_dir():
             files.extend(sorted(in_dir((root / "test").resolve())))   # (a repository's `test/` folder)
         elif option == "--tests" and t == "tests":
