@@ -371,8 +371,7 @@ class Emulation:
         fn = f.f_code.co_filename if f is not None else ""
         if not fn.startswith(self.host_roots) or fn.startswith(self.host_excludes):
             return None
-        root = max((r for r in self.host_roots if fn.startswith(r)), key=len)
-        return f"{fn[len(root):]}:{f.f_lineno}"
+        return self._place(f)
 
     def host_line(self) -> str:
         """FILE:LINE of the innermost host-code frame calling in (relative to its host root), or '?'."""
@@ -380,10 +379,15 @@ class Emulation:
         while f is not None:
             fn = f.f_code.co_filename
             if fn.startswith(self.host_roots) and not fn.startswith(self.host_excludes):
-                root = max((r for r in self.host_roots if fn.startswith(r)), key=len)
-                return f"{fn[len(root):]}:{f.f_lineno}"
+                return self._place(f)
             f = f.f_back
         return "?"
+
+    def _place(self, f: Any) -> str:
+        """FILE:LINE of the host-code frame ``f``, FILE relative to the host root it lies under."""
+        fn = f.f_code.co_filename
+        root = max((r for r in self.host_roots if fn.startswith(r)), key=len)
+        return f"{fn[len(root):]}:{f.f_lineno}"
 
     def note(self, msg: str) -> None:
         if msg not in self._seen:
