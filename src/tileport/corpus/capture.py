@@ -341,7 +341,10 @@ def _classify(msg: str) -> str:
 
     m = _short(msg)
     if any(w in msg for w in ("DID NOT MATCH", "Mismatched elements", "not close", "allclose: False",
-                              "Output mismatch", "Not equal to tolerance", "Arrays are not almost equal")) or \
+                              "Output mismatch", "Not equal to tolerance", "Arrays are not almost equal",
+                              # torch.autograd.gradcheck's checks of the values a backward computed
+                              "Jacobian mismatch for output", "backward not multiplied by grad_output",
+                              "Backward is not reentrant", "Gradients failed to compare equal")) or \
             re.search(r"^assert .* == .* ± ", m):   # (pytest.approx)
         return "numeric check failed (expected: the kernel was recorded, not run)"
     m = re.sub(r"0x[0-9a-f]+", "0x..", m)
@@ -373,10 +376,14 @@ def _files(root: Path, given: list[str], option: str, in_dir) -> list[Path]:
     return files
 
 
+#: what tileport reads of a project's pytest configuration (pytest_config)
+_CONFIG_KEYS = ("testpaths", "python_files", "addopts")
+
+
 def pytest_config(root: Path) -> dict[str, list[str]]:
-    """The ``testpaths`` and ``python_files`` of the project's pytest configuration, in the file pytest reads
-    first (pytest.ini, .pytest.ini, pyproject.toml's [tool.pytest.ini_options], tox.ini, setup.cfg); those it does
-    not set are absent. A file that does not parse is no configuration (pytest then says why, in its run)."""
+    """The ``testpaths``, ``python_files`` and ``addopts`` of the project's pytest configuration, in the file pytest
+    reads first (pytest.ini, .pytest.ini, pyproject.toml's [tool.pytest.ini_options], tox.ini, setup.cfg); those it
+    does not set are absent. A file that does not parse is no configuration (pytest then says why, in its run)."""
     import configparser
 
     for name, section in (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", None),
@@ -392,7 +399,7 @@ def pytest_config(root: Path) -> dict[str, list[str]]:
                 table = table.get("ini_options", table) if isinstance(table, dict) else {}
                 if not table:
                     continue
-                raw = {k: table[k] for k in ("testpaths", "python_files") if k in table}
+                raw = {k: table[k] for k in _CONFIG_KEYS if k in table}
             else:
                 cp = configparser.ConfigParser(interpolation=None)
                 cp.read_string(f.read_text())
@@ -400,7 +407,7 @@ def pytest_config(root: Path) -> dict[str, list[str]]:
                     if name in ("pytest.ini", ".pytest.ini"):
                         return {}
                     continue
-                raw = {k: cp.get(section, k) for k in ("testpaths", "python_files") if cp.has_option(section, k)}
+                raw = {k: cp.get(section, k) for k in _CONFIG_KEYS if cp.has_option(section, k)}
         except Exception:  # noqa: BLE001 — (unreadable or malformed: pytest reports it when it runs)
             return {}
         return {k: (v.split() if isinstance(v, str) else [str(x) for x in v]) for k, v in raw.items()}
@@ -471,10 +478,61 @@ def import_roots(root: Path) -> list[str]:
 
 
 def _test_files(opts: Options) -> list[Path]:
-    # the project's `python_files` (pytest's default: test_*.py and *_test.py)
-    patterns = pytest_config(opts.root).get("python_files") or ["test_*.py", "*_test.py"]
-    return _files(opts.root, opts.tests, "--tests",
-                  lambda d: sorted({f for pat in patterns for f in d.rglob(pat) if f.suffix == ".py"}))
+    return test_files(opts.root, opts.tests)
+
+
+def test_files(root: Path, tests: list[str]) -> list[Path]:
+    """The test files ``tests`` (``--tests``; ["tests"] when not given) name under ``root``: the project's
+    `python_files` (pytest's default: test_*.py and *_test.py) in folders; with the project's `addopts =
+    "--doctest-modules"` and no --tests given, its modules with examples too (``doctest_modules``)."""
+    config = pytest_config(root)
+    patterns = config.get("python_files") or ["test_*.py", "*_test.py"]
+    doctests = tests == ["tests"] and "--doctest-modules" in config.get("addopts", [])
+    try:
+        files = _files(root, tests, "--tests",
+                       lambda d: sorted({f for pat in patterns for f in d.rglob(pat) if f.suffix == ".py"}))
+    except InputError:
+        if not doctests or not (found := doctest_modules(root, config.get("testpaths") or ["."])):
+            raise
+        return found   # (no tests/ folder: the project's tests are its modules' examples)
+    if doctests:
+        files += [f for f in doctest_modules(root, config.get("testpaths") or ["."]) if f not in files]
+    return files
+
+
+test_files.__test__ = False   # (not a pytest test, though its name says so)
+
+
+#: folders no doctest module is looked for in (what pytest's `norecursedirs` skips by default, and build outputs)
+_NO_DOCTEST_DIRS = {"build", "dist", "node_modules", "venv", ".venv", "env", "site-packages", "__pycache__"}
+
+
+def doctest_modules(root: Path, paths: list[str]) -> list[Path]:
+    """The modules whose docstrings have examples (`>>>`) under ``paths`` (the project's `testpaths`, or its root):
+    what `pytest` collects with the project's `addopts = "--doctest-modules"`, as tests of their own; a file named
+    by the capture runs its doctests too (pytest collects a module's examples when it is given the file). Not
+    conftest.py or setup.py (pytest skips them), nor folders pytest does not recurse into."""
+    found: list[Path] = []
+    for t in paths:
+        p = (root / t).resolve()
+        if p.is_file() and p.suffix == ".py":
+            candidates = [p]
+        elif p.is_dir():
+            candidates = sorted(q for q in p.rglob("*.py")
+                                if not any(part.startswith(".") or part in _NO_DOCTEST_DIRS or part.endswith(
+                                    ".egg-info") for part in q.relative_to(p).parts[:-1]))
+        else:
+            continue
+        for q in candidates:
+            if q.name in ("conftest.py", "setup.py"):
+                continue
+            try:
+                text = q.read_text(errors="replace")
+            except OSError:
+                continue
+            if ">>>" in text:
+                found.append(q)
+    return list(dict.fromkeys(found))
 
 
 def script_runs(root: Path, given: list[str]) -> list[tuple[Path, list[str]]]:

@@ -155,7 +155,7 @@ def register(sub: Any, fmt: type) -> None:
 
 def cmd_capture(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from .capture import Options, _files, import_roots, run, script_runs, summary_lines
+    from .capture import Options, import_roots, run, script_runs, summary_lines, test_files
     from .cudaemu import GiB, parse_target
 
     root = Path(args.dir)
@@ -169,7 +169,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
     script_runs(root, args.script or [])  # and a --script that is not there (no torch needed)
-    _files(root, args.tests or ([] if args.script else ["tests"]), "--tests", lambda d: ())   # and --tests
+    test_files(root, args.tests or ([] if args.script else ["tests"]))   # and --tests
     # as `python -m pytest` run in DIR (DIR itself importable), with the roots its packaging names (package_dir,
     # packages.find where) and a src/ layout's first
     paths = args.path if args.path is not None else import_roots(root)

@@ -13,7 +13,9 @@
 * ``torch.cuda`` answers as the target: ``is_available()`` True, one device, its name, capability, SM count and
   memory in ``get_device_properties()``; streams, events, CUDA graphs and ``synchronize`` are stand-ins that do
   nothing (an event's ``elapsed_time`` is 1.0 ms, so timing loops stay bounded; a graph's capture runs its body
-  once, eagerly, and ``replay`` does nothing); seeding, cache and memory-statistics calls are accepted;
+  once, eagerly, and ``replay`` does nothing); seeding and cache calls are accepted; the allocator's statistics
+  (``memory_allocated``, ``max_memory_allocated``, ``memory_stats``, ..) count the tensors made on CUDA from the
+  first one asked (``MemoryStats``); ``cudart()``'s calls succeed;
 * an allocation larger than ``max_alloc_bytes`` (checked on the meta device before it is made) raises
   ``AllocationTooLarge`` instead of exhausting the machine; each one is noted. So does an allocation that would
   take the process's resident memory over ``max_rss_bytes`` (default: 70% of the machine's memory), and any call
@@ -152,6 +154,116 @@ class DeviceProperties:
                 f"L2_cache_size={self.L2_cache_size // MiB}MB)")
 
 
+class MemoryStats:
+    """torch.cuda's allocator statistics while emulating (``memory_allocated``, ``max_memory_allocated``,
+    ``memory_reserved``, ``memory_stats``, ``reset_peak_memory_stats``, ``mem_get_info``'s free memory): host code
+    asserting that an output was allocated, that a loop leaks nothing or that the peak stayed under a budget read 0
+    before, and its later launches were lost. Counting starts when host code first asks for a statistic (from then on
+    each op's result is looked at, a cost the host code that never asks does not pay): a tensor made on CUDA (a
+    factory given the CUDA device, or torch's default device CUDA; ``.to("cuda")``, ``.cuda()``) and a new storage an
+    op computes from such tensors is an allocation of its bytes rounded up to 512 (the caching allocator's smallest
+    block), freed when the storage's last tensor is. Reserved memory grows to cover what is allocated, in 2 MiB
+    segments, and shrinks at ``empty_cache()``. Tensors made before counting started are not counted."""
+
+    BLOCK = 512
+    SEGMENT = 2 * MiB
+    SMALL = MiB
+
+    def __init__(self) -> None:
+        self.active = False
+        self.sizes: dict[int, int] = {}     # storage data pointer → bytes counted
+        self.stats: dict[str, int] = {}
+        self.reset_all()
+
+    def reset_all(self) -> None:
+        for kind in ("allocation", "allocated_bytes", "reserved_bytes", "segment", "active", "active_bytes",
+                     "requested_bytes", "inactive_split", "inactive_split_bytes"):
+            for pool in ("all", "large_pool", "small_pool"):
+                for what in ("current", "peak", "allocated", "freed"):
+                    self.stats[f"{kind}.{pool}.{what}"] = 0
+        for name in ("num_alloc_retries", "num_ooms", "num_sync_all_streams", "num_device_alloc", "num_device_free",
+                     "oversize_allocations.current", "oversize_allocations.peak", "oversize_allocations.allocated",
+                     "oversize_allocations.freed", "oversize_segments.current", "oversize_segments.peak",
+                     "oversize_segments.allocated", "oversize_segments.freed"):
+            self.stats[name] = 0
+        self.stats["max_split_size"] = -1
+
+    def start(self) -> None:
+        self.active = True
+
+    def _bump(self, key: str, delta: int) -> None:
+        st = self.stats
+        st[key + ".current"] += delta
+        st[key + (".allocated" if delta > 0 else ".freed")] += abs(delta)
+        st[key + ".peak"] = max(st[key + ".peak"], st[key + ".current"])
+
+    def _count(self, n: int, sign: int) -> None:
+        pool = "small_pool" if n <= self.SMALL else "large_pool"
+        for p in ("all", pool):
+            for kind, delta in (("allocation", 1), ("active", 1), ("allocated_bytes", n), ("active_bytes", n),
+                                ("requested_bytes", n)):
+                self._bump(f"{kind}.{p}", sign * delta)
+        need = -(-self.stats["allocated_bytes.all.current"] // self.SEGMENT) * self.SEGMENT
+        if need > self.stats["reserved_bytes.all.current"]:
+            self._reserve(need - self.stats["reserved_bytes.all.current"])
+
+    def _reserve(self, delta: int) -> None:
+        for p in ("all", "large_pool"):
+            self._bump(f"reserved_bytes.{p}", delta)
+            self._bump(f"segment.{p}", 1 if delta > 0 else -1)
+
+    def add(self, t: Any) -> None:
+        """``t`` is on the emulated CUDA device: its storage, when new, is an allocation."""
+        import weakref
+
+        try:
+            st = t.untyped_storage()
+            ptr, nbytes = st.data_ptr(), st.nbytes()
+        except Exception:  # noqa: BLE001 — no storage (meta, a subclass)
+            return
+        if not ptr or ptr in self.sizes:
+            return
+        n = -(-nbytes // self.BLOCK) * self.BLOCK
+        self.sizes[ptr] = n
+        self._count(n, +1)
+        weakref.finalize(st, self._free, ptr).atexit = False
+
+    def _free(self, ptr: int) -> None:
+        n = self.sizes.pop(ptr, None)
+        if n is not None:
+            self._count(n, -1)
+
+    def holds(self, t: Any) -> bool:
+        try:
+            return t.untyped_storage().data_ptr() in self.sizes
+        except Exception:  # noqa: BLE001
+            return False
+
+    def reset_peak(self) -> None:
+        for k in self.stats:
+            if k.endswith(".peak"):
+                self.stats[k] = self.stats[k[:-len(".peak")] + ".current"]
+
+    def reset_accumulated(self) -> None:
+        for k in self.stats:
+            if k.endswith((".allocated", ".freed")) or k.startswith("num_"):
+                self.stats[k] = 0
+
+    def empty_cache(self) -> None:
+        cur = self.stats["reserved_bytes.all.current"]
+        need = -(-self.stats["allocated_bytes.all.current"] // self.SEGMENT) * self.SEGMENT
+        if cur > need:
+            self._reserve(need - cur)
+
+    def get(self, key: str) -> int:
+        self.start()
+        return self.stats[key]
+
+    def snapshot(self) -> dict[str, int]:
+        self.start()
+        return dict(self.stats)
+
+
 class FakeEvent:
     def __init__(self, enable_timing: bool = False, blocking: bool = False, interprocess: bool = False,
                  **_kw: Any):
@@ -275,9 +387,13 @@ _FACTORIES = {"empty", "zeros", "ones", "full", "rand", "randn", "randint", "ran
               "rand_like", "randn_like", "randint_like", "new_empty", "new_zeros", "new_ones", "new_full",
               "new_empty_strided", "tensor", "as_tensor"}
 _SIZED_FACTORIES = _FACTORIES - {"tensor", "as_tensor"}
-#: factories that take their device from torch's default device when given none
+#: factories that take their device from torch's default device when given none (torch.utils._device's
+#: `_device_constructors`, by name)
 _DEFAULT_DEVICE_FACTORIES = {"empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm", "empty_strided",
-                             "arange", "linspace", "logspace", "eye", "tensor", "as_tensor", "scalar_tensor"}
+                             "arange", "linspace", "logspace", "eye", "tensor", "as_tensor", "scalar_tensor",
+                             "asarray", "range", "empty_permuted", "tril_indices", "triu_indices", "bartlett_window",
+                             "blackman_window", "hamming_window", "hann_window", "kaiser_window", "fft_fftfreq",
+                             "fft_rfftfreq"}
 
 
 def _is_cuda_device(d: Any) -> bool:
@@ -317,6 +433,9 @@ class Emulation:
     output_reads: dict[str, int] = field(default_factory=dict)
     #: child processes the host code started (their launches are not recorded): "FILE:LINE: how" → count
     children: dict[str, int] = field(default_factory=dict)
+
+    #: the allocator's statistics host code reads (MemoryStats)
+    memory: MemoryStats = field(default_factory=MemoryStats)
 
     #: set at the first launch: from then on, tensors computed from kernel outputs are followed (the torch function
     #: mode's cost per op, doubled by it, is paid only by host code that launches)
@@ -365,10 +484,10 @@ class Emulation:
         """FILE:LINE of the first caller outside installed code (torch, the standard library, tileport), when that
         caller is host code; else None (a library's own call, made as it is imported by the host code, say)."""
         f = sys._getframe(1)
-        while f is not None and (f.f_code.co_filename.startswith(self.host_excludes) or
-                                 os.path.realpath(f.f_code.co_filename).startswith(self.host_excludes)):
+        while f is not None and (_frame_file(f).startswith(self.host_excludes) or
+                                 os.path.realpath(_frame_file(f)).startswith(self.host_excludes)):
             f = f.f_back
-        fn = f.f_code.co_filename if f is not None else ""
+        fn = _frame_file(f) if f is not None else ""
         if not fn.startswith(self.host_roots) or fn.startswith(self.host_excludes):
             return None
         return self._place(f)
@@ -377,7 +496,7 @@ class Emulation:
         """FILE:LINE of the innermost host-code frame calling in (relative to its host root), or '?'."""
         f = sys._getframe(1)
         while f is not None:
-            fn = f.f_code.co_filename
+            fn = _frame_file(f)
             if fn.startswith(self.host_roots) and not fn.startswith(self.host_excludes):
                 return self._place(f)
             f = f.f_back
@@ -385,8 +504,10 @@ class Emulation:
 
     def _place(self, f: Any) -> str:
         """FILE:LINE of the host-code frame ``f``, FILE relative to the host root it lies under."""
-        fn = f.f_code.co_filename
+        fn = _frame_file(f)
         root = max((r for r in self.host_roots if fn.startswith(r)), key=len)
+        if fn != f.f_code.co_filename:   # (code compiled from a string: its own name, in the module that ran it)
+            return f"{fn[len(root):]}:{f.f_code.co_filename}:{f.f_lineno}"
         return f"{fn[len(root):]}:{f.f_lineno}"
 
     def note(self, msg: str) -> None:
@@ -414,10 +535,27 @@ class Emulation:
     def from_host(self, depth: int = 2) -> bool:
         """Is the frame ``depth`` levels up (the code that touched the tensor) under one of the host roots?"""
         try:
-            fn = sys._getframe(depth).f_code.co_filename
+            f = sys._getframe(depth)
         except ValueError:
             return False
+        # (a torch function mode pushed over this one — `with torch.device("cuda"):`'s DeviceContext, a host's own
+        # mode — handles the call first and passes it on: the code that touched the tensor is its caller)
+        while f.f_code.co_name == "__torch_function__" and f.f_back is not None:
+            f = f.f_back
+        fn = _frame_file(f)
         return fn.startswith(self.host_roots) and not fn.startswith(self.host_excludes)
+
+
+def _frame_file(f: Any) -> str:
+    """The file of frame ``f``'s code; for code compiled from a string (a doctest example, `<doctest pkg.mod.fn[2]>`,
+    run in a copy of its module's globals; `exec(src, module.__dict__)`; `<string>`), the file of the module whose
+    globals it runs in, so that a host module's examples are host code as its functions are."""
+    fn = f.f_code.co_filename
+    if fn.startswith("<") and not fn.startswith("<frozen"):
+        owner = f.f_globals.get("__file__")
+        if isinstance(owner, str):
+            return owner
+    return fn
 
 
 def installed_code_roots() -> tuple[str, ...]:
@@ -513,7 +651,10 @@ def _mode_class(emu: Emulation) -> type:
             if func in cuda_fns:  # x.cuda(device=None, non_blocking=False, memory_format=...)
                 emu.note("Tensor.cuda() keeps the tensor on the CPU")
                 kw = {k: v for k, v in kwargs.items() if k in ("non_blocking", "memory_format")}
-                return torch.Tensor.to(args[0], "cpu", **kw)
+                moved = torch.Tensor.to(args[0], "cpu", **kw)
+                if emu.memory.active:
+                    emu.memory.add(moved)
+                return moved
             if func in pin_fns:   # pinned host memory needs the driver: the tensor itself, answering is_pinned()
                 emu.pinned[id(args[0])] = args[0]
                 return args[0]
@@ -536,8 +677,9 @@ def _mode_class(emu: Emulation) -> type:
                 # one and add device="cuda" itself)
                 kwargs["device"] = "cpu"
                 on_cuda = True
-            if func in to_fns and any(_is_cuda_device(a) for a in args[1:]):
+            if func in to_fns and any(_is_cuda_device(a) for a in (*args[1:], kwargs.get("device"))):
                 args = tuple("cpu" if _is_cuda_device(a) else a for a in args)
+                on_cuda = True
             name = getattr(func, "__name__", "")
             if name in _SIZED_FACTORIES and emu.max_alloc_bytes > 0:
                 self._check_size(func, name, args, kwargs, on_cuda)
@@ -563,6 +705,9 @@ def _mode_class(emu: Emulation) -> type:
             result = func(*args, **kwargs)
             if pin and isinstance(result, torch.Tensor):
                 emu.pinned[id(result)] = result
+            if emu.memory.active and (on_cuda or _on_counted(emu.memory, args, kwargs)):
+                for t in _tensors(result if isinstance(result, (list, tuple)) else [result]):
+                    emu.memory.add(t)   # (a storage counted already — a view, an in-place op's — is not again)
             if emu.tracking and not reads and isinstance(result, torch.Tensor) and \
                     result.numel() <= FOLLOWED_ELEMENTS and emu._from_tainted(args, kwargs):
                 emu._taint(result)   # computed from a kernel's output (counts.sum(), idx.cpu(), x[mask])
@@ -619,6 +764,19 @@ _SLOW_ON_CPU = {"float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "float8_e
 _COMPARISONS = {"isclose", "allclose", "equal"}
 
 
+def _on_counted(mem: MemoryStats, args: tuple, kwargs: dict) -> bool:
+    """Is a tensor among an op's arguments (or in a list / tuple of them) one counted on the emulated CUDA device?"""
+    import torch
+
+    for a in (*args, *kwargs.values()) if kwargs else args:
+        if isinstance(a, torch.Tensor):
+            if mem.holds(a):
+                return True
+        elif isinstance(a, (list, tuple)) and any(isinstance(t, torch.Tensor) and mem.holds(t) for t in a):
+            return True
+    return False
+
+
 def _answer_close(emu: Emulation, name: str, args: tuple, kwargs: dict) -> Any:
     """"Close" for a comparison of two tensors (module docstring), or None to compute it."""
     import torch
@@ -629,7 +787,9 @@ def _answer_close(emu: Emulation, name: str, args: tuple, kwargs: dict) -> Any:
         return None
     emu.answered[name] = emu.answered.get(name, 0) + 1
     if name == "isclose":
-        return torch.ones(torch.broadcast_shapes(a.shape, b.shape), dtype=torch.bool)
+        # (device given: under `torch.set_default_device("cuda")` torch's DeviceContext mode, below this one, would
+        # put a factory call made here on CUDA)
+        return torch.ones(torch.broadcast_shapes(a.shape, b.shape), dtype=torch.bool, device=a.device)
     if name == "equal":
         return a.shape == b.shape
     return True
@@ -699,7 +859,7 @@ def _uncomputed(emu: Emulation, func: Any, name: str, args: tuple, kwargs: dict)
     shape, stride, dtype = tuple(meta.shape), tuple(meta.stride()), meta.dtype
     if torch.is_grad_enabled() and any(t.requires_grad for t in inputs):
         return _Uncomputed.apply((shape, stride, dtype), *inputs)
-    return torch.empty_strided(shape, stride, dtype=dtype)
+    return torch.empty_strided(shape, stride, dtype=dtype, device=inputs[0].device if inputs else "cpu")
 
 
 def _uncomputed_class() -> type:
@@ -710,13 +870,13 @@ def _uncomputed_class() -> type:
 
         @staticmethod
         def forward(ctx, spec, *inputs):  # noqa: ANN001, ANN205 — torch's protocol
-            ctx.specs = [(tuple(t.shape), tuple(t.stride()), t.dtype) for t in inputs]
+            ctx.specs = [(tuple(t.shape), tuple(t.stride()), t.dtype, t.device) for t in inputs]
             shape, stride, dtype = spec
-            return torch.empty_strided(shape, stride, dtype=dtype)
+            return torch.empty_strided(shape, stride, dtype=dtype, device=inputs[0].device)
 
         @staticmethod
         def backward(ctx, grad):  # noqa: ANN001, ANN205
-            return (None, *(torch.empty_strided(s, st, dtype=d) for s, st, d in ctx.specs))
+            return (None, *(torch.empty_strided(s, st, dtype=d, device=dv) for s, st, d, dv in ctx.specs))
 
     return Uncomputed
 
@@ -775,8 +935,22 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
         emu.note("torch.cuda.graph: body run once, eagerly; replay does nothing")
         return _NullContext()
 
+    mem = emu.memory
+
     def mem_get_info(device: Any = None) -> tuple[int, int]:
-        return (t.total_memory, t.total_memory)
+        return (t.total_memory - mem.get("reserved_bytes.all.current"), t.total_memory)
+
+    def stat(key: str) -> Any:
+        return lambda device=None: mem.get(key)
+
+    def started(fn: Any) -> Any:
+        def call(device: Any = None) -> None:
+            mem.start()
+            fn()
+        return call
+
+    def empty_cache() -> None:
+        mem.empty_cache()
 
     return {
         "is_available": lambda: True,
@@ -804,15 +978,18 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
         "manual_seed_all": _new_noop(),
         "seed": _new_noop(),
         "seed_all": _new_noop(),
-        "empty_cache": _new_noop(),
-        "reset_peak_memory_stats": _new_noop(),
-        "reset_max_memory_allocated": _new_noop(),
-        "reset_accumulated_memory_stats": _new_noop(),
-        "memory_allocated": lambda device=None: 0,
-        "max_memory_allocated": lambda device=None: 0,
-        "memory_reserved": lambda device=None: 0,
-        "max_memory_reserved": lambda device=None: 0,
-        "memory_stats": lambda device=None: {},
+        "empty_cache": empty_cache,
+        "reset_peak_memory_stats": started(mem.reset_peak),
+        "reset_max_memory_allocated": started(mem.reset_peak),
+        "reset_max_memory_cached": started(mem.reset_peak),
+        "reset_accumulated_memory_stats": started(mem.reset_accumulated),
+        "memory_allocated": stat("allocated_bytes.all.current"),
+        "max_memory_allocated": stat("allocated_bytes.all.peak"),
+        "memory_reserved": stat("reserved_bytes.all.current"),
+        "max_memory_reserved": stat("reserved_bytes.all.peak"),
+        "memory_cached": stat("reserved_bytes.all.current"),
+        "max_memory_cached": stat("reserved_bytes.all.peak"),
+        "memory_stats": lambda device=None: mem.snapshot(),
         "memory_summary": lambda device=None, abbreviated=False: "(emulated: no CUDA memory in use)",
         "mem_get_info": mem_get_info,
         "is_current_stream_capturing": lambda: False,
@@ -834,6 +1011,30 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
 #: torch.cuda's legacy tensor types (`torch.cuda.FloatTensor`, ..): answered by ``_legacy_types``
 LEGACY_TENSOR_TYPES = ("FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "ByteTensor", "CharTensor",
                        "ShortTensor", "IntTensor", "LongTensor", "BoolTensor")
+
+
+class _Cudart:
+    """``torch.cuda.cudart()`` while emulating: the CUDA runtime calls host code makes through it (profiler start and
+    stop, a device reset, an error string) succeed (0, cudaSuccess) and do nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        if name == "cudaGetErrorString":
+            return lambda code=0: "no error"
+        return lambda *a, **kw: 0
+
+
+_CUDART = _Cudart()
+
+
+def _check_error(res: Any) -> None:
+    """``torch.cuda.check_error`` of an emulated runtime call's result: 0 is success (the real one reads torch's CUDA
+    runtime module, set up when CUDA initializes: never, here)."""
+    import torch
+
+    if int(getattr(res, "value", res)) != 0:
+        raise torch.cuda.CudaError(res)
 
 
 def _legacy_types() -> dict[str, Any]:
@@ -958,6 +1159,78 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
         return model
 
     out.append((torch, "compile", compile))
+
+    # torch.get_default_device() under `torch.set_default_device("cuda")` / `with torch.device("cuda"):` reads the
+    # index of a device named without one from a tensor it makes (`torch.tensor([]).device`): made on the CPU here,
+    # so "cpu" was answered; the default device torch was given is CUDA's device 0
+    get_default = getattr(torch, "get_default_device", None)
+    if get_default is not None:
+        def get_default_device() -> Any:
+            dev = _default_device()
+            if _is_cuda_device(dev):
+                return torch.device("cuda", dev.index or 0) if isinstance(dev, torch.device) else torch.device(
+                    "cuda", 0 if dev in ("cuda", 0) else int(str(dev).partition(":")[2] or 0))
+            return get_default()
+
+        functools.update_wrapper(get_default_device, get_default)
+        out.append((torch, "get_default_device", get_default_device))
+
+    # a storage moved to CUDA (`map_location=lambda storage, loc: storage.cuda()`, `storage.to(device="cuda")`,
+    # torch.serialization's own restore of a storage saved on a GPU) asked the driver: it stays on the CPU, where the
+    # emulated tensors are (torch's `_to` returns the storage itself when it is on the device asked for)
+    import torch._utils
+    import torch.storage
+
+    storage_to = torch._utils._to
+
+    def to_device(self: Any, device: Any, non_blocking: bool = False) -> Any:
+        if _is_cuda_device(device):
+            emu.note("a storage moved to CUDA (storage.cuda(), storage.to(device='cuda')) stays on the CPU")
+            device = torch.device("cpu")
+        return storage_to(self, device, non_blocking)
+
+    functools.update_wrapper(to_device, storage_to)
+    out += [(torch._utils, "_to", to_device), (torch.storage, "_to", to_device)]
+
+    # the CUDA runtime module (`torch.cuda.cudart().cudaProfilerStart()`, `torch.cuda.profiler.start()` / `.profile()`
+    # around a region a profiler captures) and `check_error` of its results: every call succeeds and does nothing
+    out.append((torch.cuda, "cudart", lambda: _CUDART))
+    out.append((torch.cuda, "check_error", _check_error))
+    import torch.cuda.profiler as cuda_profiler
+
+    out += [(cuda_profiler, name, fn) for name, fn in (("cudart", lambda: _CUDART), ("check_error", _check_error))
+            if hasattr(cuda_profiler, name)]
+
+    # torch.profiler / torch.autograd.profiler asked for CUDA activity: kineto asks the driver for every event ("Failed
+    # to record CUDA event .. CUDA driver version is insufficient", a C++ warning and stack per event, and no CUDA
+    # times): the CPU activity alone is profiled, the region runs as it does
+    import torch.autograd.profiler as autograd_profiler
+    import torch.profiler.profiler as profiler_mod
+
+    kineto_init = profiler_mod._KinetoProfile.__init__
+
+    def kineto_profile_init(self: Any, *a: Any, activities: Any = None, **kw: Any) -> None:
+        if activities is not None:
+            kept = [x for x in activities if x != torch.profiler.ProfilerActivity.CUDA]
+            if len(kept) < len(list(activities)):
+                emu.note("torch.profiler: CUDA activity left out (no driver); the CPU activity is profiled")
+            activities = kept or [torch.profiler.ProfilerActivity.CPU]
+        elif torch.profiler.ProfilerActivity.CUDA in torch.profiler.supported_activities():
+            activities = [torch.profiler.ProfilerActivity.CPU]   # (the default: every supported one, CUDA too)
+        kineto_init(self, *a, activities=activities, **kw)
+
+    functools.update_wrapper(kineto_profile_init, kineto_init)
+    out.append((profiler_mod._KinetoProfile, "__init__", kineto_profile_init))
+    legacy_init = autograd_profiler.profile.__init__
+
+    def legacy_profile_init(self: Any, *a: Any, **kw: Any) -> None:
+        if kw.get("use_cuda") or kw.get("use_device") == "cuda":
+            emu.note("torch.autograd.profiler: CUDA activity left out (no driver); the CPU activity is profiled")
+            kw["use_cuda"], kw["use_device"] = False, None
+        legacy_init(self, *a, **kw)
+
+    functools.update_wrapper(legacy_profile_init, legacy_init)
+    out.append((autograd_profiler.profile, "__init__", legacy_profile_init))
 
     # a CPU-only build of torch (no CUDA compiled in) says so where host code asks whether CUDA is there at all:
     # `torch.version.cuda` None (`torch.version.cuda.split(".")`), `torch.backends.cuda.is_built()` and
@@ -1144,15 +1417,18 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
     acc = getattr(torch, "accelerator", None)
     if acc is not None:
         stream = torch.cuda.current_stream()   # (already the emulated stream: _cuda_patches are applied first)
-        total = emu.target.total_memory
         answers = {"current_device_index": lambda: 0, "current_device_idx": lambda: 0,
                    "current_stream": lambda device=None: stream, "synchronize": lambda device=None: None,
                    "set_device_index": lambda device=None: None, "set_device_idx": lambda device=None: None,
                    "set_stream": lambda stream=None: None, "device_index": lambda device=None: _NullContext(),
-                   "get_memory_info": lambda device=None: (total, total),
-                   "reset_peak_memory_stats": lambda device=None: None,
-                   "reset_accumulated_memory_stats": lambda device=None: None}
-        out += [(acc, name, fn) for name, fn in answers.items() if hasattr(acc, name)]
+                   "get_memory_info": lambda device=None: torch.cuda.mem_get_info()}
+        # (its memory statistics are torch.cuda's, MemoryStats; torch.accelerator.memory's functions read its own
+        # memory_stats)
+        answers.update({name: getattr(torch.cuda, name) for name in (
+            "reset_peak_memory_stats", "reset_accumulated_memory_stats", "memory_stats", "memory_allocated",
+            "max_memory_allocated", "memory_reserved", "max_memory_reserved", "empty_cache")})
+        owners = [acc] + [m for m in (sys.modules.get("torch.accelerator.memory"),) if m is not None]
+        out += [(owner, name, fn) for owner in owners for name, fn in answers.items() if hasattr(owner, name)]
 
     # custom ops registered for CUDA (`custom_op(.., device_types="cuda")`, `register_kernel("cuda")`,
     # `Library.impl(.., "CUDA")`) serve the emulated tensors, which are on the CPU: the CUDA kernel is registered
@@ -1166,7 +1442,7 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
         f = sys._getframe(2)
         while f is not None and os.path.realpath(f.f_code.co_filename).startswith(torch_dir):
             f = f.f_back
-        fn = f.f_code.co_filename if f is not None else ""
+        fn = _frame_file(f) if f is not None else ""
         return fn.startswith(emu.host_roots) and not fn.startswith(emu.host_excludes)
 
     def impl(self: Any, op_name: Any, fn: Any, dispatch_key: str = "", *, with_keyset: bool = False,
