@@ -64,12 +64,47 @@ def _is_kernel_decorator(dec: ast.expr, modules: set[str], kernels: set[str]) ->
     return False
 
 
-def _wrapped_names(tree: ast.Module, modules: set[str], kernels: set[str]) -> set[str]:
-    """Names of functions made kernels by a call rather than a decorator: ``k = ct.kernel(fn)``,
-    ``ct.kernel(occupancy=2)(fn)``, ``return ct.kernel(body)`` in a factory."""
-    return {node.args[0].id for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.args[0], ast.Name)
-            and _is_kernel_decorator(node.func, modules, kernels)}
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def _scope_defs(scope: ast.AST) -> set[str]:
+    """The functions a scope (the module, a function, a class body) defines itself: its `def`s, under `if` / `for` /
+    `with` / `try` too, not those of the functions and classes inside it."""
+    names: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(child.name)
+            elif not isinstance(child, _SCOPES):
+                visit(child)
+    visit(scope)
+    return names
+
+
+def _wrapped_names(tree: ast.Module, modules: set[str], kernels: set[str]) -> set[tuple[int, str]]:
+    """Functions made kernels by a call rather than a decorator: ``k = ct.kernel(fn)``, ``ct.kernel(occupancy=2)(fn)``,
+    ``return ct.kernel(body)`` in a factory — each as (the id of the scope defining it, its name): the name is the
+    `def` the call sees, its own function's (or an enclosing one's) before the module's, as Python resolves it (a
+    factory's ``def binop`` wrapped there is not the module's launcher ``def binop``)."""
+    found: set[tuple[int, str]] = set()
+    defs: dict[int, set[str]] = {}
+
+    def visit(node: ast.AST, scopes: list[ast.AST]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if (isinstance(child, ast.Call) and len(child.args) == 1 and isinstance(child.args[0], ast.Name)
+                    and _is_kernel_decorator(child.func, modules, kernels)):
+                name = child.args[0].id
+                # a class body's names are seen from the body itself only, not from its methods
+                seen = [s for i, s in enumerate(scopes)
+                        if not isinstance(s, ast.ClassDef) or i == len(scopes) - 1]
+                for s in reversed(seen):
+                    if name in defs.setdefault(id(s), _scope_defs(s)):
+                        found.add((id(s), name))
+                        break
+            visit(child, scopes + [child] if isinstance(child, _SCOPES) else scopes)
+    visit(tree, [tree])
+    return found
 
 
 def _jit_like(fn: ast.AST) -> bool:
@@ -161,22 +196,24 @@ def kernels_in_file(path: Path, rel: str, launched_elsewhere: set[str] = frozens
                                 for fn, qual in _module_and_class_functions(tree) if fn.name in triton]
     wrapped = _wrapped_names(tree, modules, kernel_names)
 
-    def visit(node: ast.AST, prefix: str) -> None:
+    def visit(node: ast.AST, prefix: str, scope: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 qual = f"{prefix}{child.name}"
-                if child.name in wrapped or any(_is_kernel_decorator(d, modules, kernel_names)
+                if (id(scope), child.name) in wrapped or any(_is_kernel_decorator(d, modules, kernel_names)
                                                 for d in child.decorator_list):
                     # a kernel a function makes (a factory) is named by its `def` line, as a capture names it
                     name = f"{child.name}@{child.lineno}" if "<locals>" in qual else child.name
                     found.append(FoundKernel(rel, name, qual, child.lineno))
-                visit(child, f"{qual}.<locals>.")
+                visit(child, f"{qual}.<locals>.", child)
             elif isinstance(child, ast.ClassDef):
-                visit(child, f"{prefix}{child.name}.")
+                visit(child, f"{prefix}{child.name}.", child)
+            elif isinstance(child, ast.Lambda):
+                visit(child, prefix, child)
             else:
-                visit(child, prefix)
+                visit(child, prefix, scope)
 
-    visit(tree, "")
+    visit(tree, "", tree)
     return found
 
 

@@ -80,12 +80,17 @@ def kernel_helpers(file: Path, tree: ast.Module, kernel: ast.FunctionDef) -> dic
 
 def kernel_def(tree: ast.Module, name: str, line: int | None = None) -> ast.FunctionDef | None:
     """The kernel's `def`: at the module's top level, else (a kernel a factory makes, a `@staticmethod` on a class)
-    the `def` of that name starting at ``line`` (its first line or a decorator's), or the only one of that name."""
+    the `def` of that name starting at ``line`` (its first line or a decorator's), or the only one of that name.
+    A top-level function of the kernel's name that does not start at ``line`` is not the kernel where a `def` inside
+    a function does (a factory's `def binop(..)` beside the module's launcher `def binop(..)`)."""
+    def starts_at(n: ast.FunctionDef) -> bool:
+        return n.lineno == line or any(d.lineno == line for d in n.decorator_list)
+
     fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
-    if fn is not None:
-        return fn
     defs = [n for n in walk_nodes(tree) if isinstance(n, ast.FunctionDef) and n.name == name]
-    at = [n for n in defs if line is not None and (n.lineno == line or any(d.lineno == line for d in n.decorator_list))]
+    if fn is not None and (line is None or starts_at(fn) or not any(starts_at(n) for n in defs)):
+        return fn
+    at = [n for n in defs if line is not None and starts_at(n)]
     return at[0] if at else defs[0] if len(defs) == 1 else None
 
 

@@ -88,10 +88,8 @@ def analyze_source(path: Path, name: str, constant_names: set[str], where: tuple
     src = path.read_text()
     tree = ast.parse(src, filename=str(path))
     aliases = _aliases(tree)
-    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
-    if fn is None and where is not None:
-        from ...translate.helpers import kernel_def
-        fn = kernel_def(tree, name, where[1])
+    from ...translate.helpers import kernel_def
+    fn = kernel_def(tree, name, where[1] if where is not None else None)
     if fn is None:
         raise SourceError(f"{path}: no top-level function {name!r}")
     module_funcs = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
