@@ -1055,6 +1055,32 @@ def test_loop_carried_unread():
     assert not v(reads_start, port)["equivalent"]
 
 
+def test_loop_results_unread():
+    """A `while` left by a `break` handing a token nothing after the loop reads (round 23's hash_insert: cuTile Python
+    breaks with a fresh `make_token`, the port hands the last atomic's token) ≡; not when the code after the loop
+    reads that result (a store ordered on it), nor where a result that is read is handed another value."""
+    ints = "tile<i32>, token"
+    head = ("%z = constant <i32: 0> : tile<i32>", "%i1 = constant <i32: 1> : tile<i32>")
+    part = "partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>"
+
+    def loop(exit_tok: str, exit_j: str = "%j", after: tuple = ()) -> str:
+        return prog(*STORE, ONES, *head, f"%r:2 = loop iter_values(%j = %z, %tk = %t0) : {ints} -> {ints} {{",
+                    "  %c = cmpi less_than %j, %arg1, signed : tile<i32> -> tile<i1>", "  if %c {", "  } else {",
+                    f"    break %j, %tk : {ints}", "  }",
+                    f"  %w = store_view_tko weak %one, %pv[%j] token = %tk : tile<128xf32>, {part}, tile<i32> -> token",
+                    "  %d = cmpi greater_than %j, %arg2, signed : tile<i32> -> tile<i1>", "  if %d {",
+                    "    %mt = make_token : token", f"    break {exit_j}, {exit_tok} : {ints}", "  } else {", "  }",
+                    "  %n = addi %j, %i1 : tile<i32>", f"  continue %n, %w : {ints}", "}", *after)
+    python, port = loop("%mt"), loop("%w")
+    out = v(python, port)
+    assert out["equivalent"] and fired(out, "loop-results-unread") >= 1, out
+    after = (store("%one", "%z", tok="%r#1"),)
+    assert not v(loop("%mt", after=after), loop("%w", after=after))["equivalent"]
+    read_j = (store("%one", "%r#0"),)
+    assert v(loop("%mt", after=read_j), loop("%w", after=read_j))["equivalent"]
+    assert not v(loop("%mt", after=read_j), loop("%w", exit_j="%i1", after=read_j))["equivalent"]
+
+
 def test_fpowi_const():
     """cuTile Python's `x ** n` (Tile IR fpowi, a constant n) ≡ the products tileiras compiles it to, in its order:
     squares s1 = x*x, s2 = s1*s1, ..., the result started at the lowest set power, each later one multiplied on as

@@ -822,6 +822,35 @@ def _shrink_while_carried(canon: Canon) -> None:
             canon.substitute[id(c)] = Op("continue", tpl, ops, [], [], line=c.line, text=c.text, path=c.path)
 
 
+def _unread_loop_results(canon: Canon) -> None:
+    """Rule loop-results-unread (see rules.py): a `loop`'s result nothing reads — its `break`s' operand at that place
+    is never observed — is handed, by every `break` of the loop, the value the loop started it from."""
+    uses = _uses(canon)
+    for orig in _all_ops(canon.entry.body):
+        op = canon.op_of(orig)
+        if op.name != "loop" or len(op.regions) != 1 or id(orig) in canon.erased:
+            continue
+        inits, results = list(op.operands), list(op.results)
+        if not results or len(inits) != len(results):
+            continue
+        unread = [k for k, r in enumerate(results) if canon.resolve(r) == r and not uses[r]]
+        if not unread:
+            continue
+        for b in _own_ends(op.regions[0]):
+            real = canon.op_of(b)
+            if real.name != "break" or len(real.operands) != len(results):
+                continue
+            ops = list(real.operands)
+            changed = [k for k in unread if canon.resolve(ops[k]) != canon.resolve(inits[k])]
+            if not changed:
+                continue
+            for k in changed:
+                ops[k] = inits[k]
+            canon.substitute[id(b)] = Op("break", real.template, ops, list(real.results), list(real.block_args),
+                                         list(real.regions), line=real.line, text=real.text, path=real.path)
+            canon.fired["loop-results-unread"] += len(changed)
+
+
 FOR_ITER_RE = re.compile(r"for \^0 in \(\$0 to \$1, step \$2\) : (\S+) iter_values\((.*)\) -> \((.*)\)")
 
 
@@ -1501,6 +1530,7 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
     _drop_passthrough_if_results(canon)
     _unobserved_past_return(canon)
     _shrink_loop_carried(canon)
+    _unread_loop_results(canon)
     _shrink_while_carried(canon)
     _drop_implied_divby(canon)
     _fold_select_padding(canon)

@@ -255,6 +255,13 @@ RULES: tuple[Rule, ...] = (
          "by induction over the iterations they are equal on entry to every iteration and after the last; cuTile "
          "Python carries an array's last-write token twice (for its reads and its writes) where the port carries "
          "one", "test_loop_carried_duplicates"),
+    Rule("loop-results-unread", "rewrite",
+         "a `loop` (a `while`) result nothing reads: every `break` of the loop hands, at that place, the value the "
+         "loop started it from (its initial operand) instead of what it handed",
+         "a `break`'s operands are the loop's results and go nowhere else, so one at a place whose result no op "
+         "reads influences no value or effect (cuTile Python breaks with fresh `make_token`s for the tokens of "
+         "arrays nothing after the loop touches; the port hands the last operation's token)",
+         "test_loop_results_unread"),
     Rule("loop-return-unobserved", "rewrite",
          "in a `for` whose body starts (pure ops aside) with the skip `if %g { continue <every carried value as it "
          "came> }`, a `continue` handing constant `true` to places g and f hands, at every other place whose loop "
