@@ -456,6 +456,7 @@ def test_triton_coverage_rows_name_bundled_examples():
     import test_triton_round19
     import test_triton_round20
     import test_triton_round22
+    import test_triton_round23
     from tileport.translate.coverage import TRITON_COVERAGE
 
     named = {c.example for c in TRITON_COVERAGE if c.example}
@@ -465,7 +466,8 @@ def test_triton_coverage_rows_name_bundled_examples():
         f"r12/{k}" for k in ("bp_batch_center", "umulhi_mix", "split_blocks_min", "heuristics_chain")} | {
         f"r19/{k}" for k in test_triton_round19.NAMES} | {   # (proven by tests/test_triton_round19.py)
         f"r20/{k}" for k in test_triton_round20.NAMES} | {   # (and tests/test_triton_round20.py)
-        f"r22/{k}" for k in test_triton_round22.NAMES}   # (and tests/test_triton_round22.py)
+        f"r22/{k}" for k in test_triton_round22.NAMES} | {   # (and tests/test_triton_round22.py)
+        f"r23/{k}" for k in test_triton_round23.NAMES}   # (and tests/test_triton_round23.py)
     assert all(c.example for c in TRITON_COVERAGE if c.status == "supported")
     assert {c.status for c in TRITON_COVERAGE} == {"supported", "dropped", "planned"}
 
@@ -1040,7 +1042,7 @@ def test_a_counted_while_is_the_for_it_counts(tmp_path):
 
 
 @pytest.mark.parametrize("body, helpers, why", [
-    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, tl.math.erf(x))", "", "cuTile Python 1.7 has no erf"),
+    ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.erfc(x))", "", "cuTile Python 1.7 has no erfc"),
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + offs, libdevice.atan(x))", "", "cuTile Python 1.7 has no atan"),
     # (round 11: any @triton.jit combine is a tree of adjacent pairs, Triton requiring it associative)
     ("x = tl.load(x_ptr + offs)\ntl.store(y_ptr + pid, tl.reduce(x, 0, tl.maximum))", "",
@@ -1605,7 +1607,7 @@ def test_interleaved_halves_of_one_pointer_are_one_view(tmp_path):
 
 @pytest.mark.parametrize("call, why", [
     ("libdevice.lgamma(x)", "libdevice.lgamma is not lowered: cuTile Python 1.7 has no lgamma"),
-    ("libdevice.erf(x)", "libdevice.erf is not lowered: cuTile Python 1.7 has no erf"),
+    ("libdevice.erfc(x)", "libdevice.erfc is not lowered: cuTile Python 1.7 has no erfc"),
     ("libdevice.nextafter(x, x)", "libdevice.nextafter is not lowered: cuTile Python 1.7 has no nextafter"),
     ("libdevice.byte_perm(x, x, x)", "libdevice.byte_perm is not lowered \\(supported: "),
 ])

@@ -1067,6 +1067,20 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "differ, or f32 operands of a `tl.dot` at its default tf32 among others, refused); `ct.add` / `ct.sub` "
               "/ `ct.mul` / `ct.truediv` with that `rounding_mode`; the `while` of the test", S,
               "r20/operator_functions"),
+    Construct("triton-round23", "a tensor descriptor's `desc.gather(rows, y)` / `desc.scatter(v, rows, y)` / "
+              "`desc.atomic_add([..], v)` (and atomic_min / max / and / or / xor); a pointer tensor's members "
+              "`ptrs.store(v, mask=)` / `ptrs.atomic_add(v, mask=)`; `x + n - 1 - offs` (a pointer minus offsets); "
+              "`tl.max` / `tl.min` of a boolean tile; `tl.umulhi(x, s)` by a run-time scalar; `/` of run-time "
+              "scalars (`1.0 / n`) and of integer tiles; `tl.exp` / `tl.sigmoid` of a float argument; `tl.math.erf` / "
+              "`libdevice.erf` of f32",
+              "`ct.gather` / `ct.scatter` at (rows[:, None], y + arange[None, :]) and `ct.atomic_<op>` at the "
+              "block's element indices of the descriptor's view (out of bounds read as padding, skipped when "
+              "written, as TMA); `tl.store` / `tl.atomic_add` of the pointer; the negated offsets gathered; the "
+              "reduction of `ct.where(x, 1, 0)` (int32, as Triton widens i1); the scalar's 32 bits as a tile's; "
+              "Triton's f32 division (div.full.f32) of the operands converted to f32 (0-d tiles for scalars); "
+              "exp2(x * log2 e) of a 0-d f32 tile; libdevice's `__nv_erff` step by step (its fused multiply-adds, "
+              "ex2.approx.ftz: Triton's values)", S, "r23/scalar_quotients",
+              "a quotient of constexprs stays Python's (folded by Triton); f64 erf, erfc, erfinv stay refused"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
 )

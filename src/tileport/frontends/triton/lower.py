@@ -112,6 +112,13 @@ ROUNDED_ARITH_CT = {"add": "ct.add", "sub": "ct.sub", "mul": "ct.mul", "div": "c
 ROUNDING_MODES = {"rn": "RN", "rz": "RZ", "rd": "RM", "ru": "RP"}
 #: libdevice's float class tests (a boolean tile: _Lowerer.float_test)
 FLOAT_TESTS = ("isnan", "isinf", "finitef", "isfinited")
+#: libdevice.10.bc's __nv_erff (Triton 3.6's tl.math.erf, _Lowerer.erf): |x| from which the second polynomial is
+#: taken, and the coefficients of its fused multiply-adds, highest first (f32 values: each exact in f32)
+ERF_BIG = 1.002959966659546
+ERF_BIG_COEFFS = (1.6425845387857407e-05, -0.0004680210549850017, 0.0052647641859948635, -0.034303076565265656,
+                  0.1532936990261078, 0.9163130521774292, 0.6282998323440552)
+ERF_SMALL_COEFFS = (8.483494457323104e-05, -0.0008213091641664505, 0.005213488824665546, -0.026868773624300957,
+                    0.11284004896879196, -0.37612664699554443, 0.12837915122509003)
 #: triton.language functions cuTile Python 1.7 has no counterpart of (docs/triton.md, "Limits met")
 NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not be Triton's libdevice result)"
              for f in ("erf", "erfc", "erfinv", "lgamma", "expm1", "log1p", "cbrt", "atan", "asin", "acos", "asinh",
@@ -158,6 +165,9 @@ TRITON_NAMES_OF = {DTYPES[name]: short for short, name in TRITON_DTYPE_NAMES.ite
 #: Triton's atomics (each lowered to the ct. function of the same name)
 ATOMICS = ("atomic_add", "atomic_max", "atomic_min", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg",
            "atomic_cas")
+#: a tensor descriptor's methods (Triton 3.6, core.py `tensor_descriptor_base`)
+DESCRIPTOR_METHODS = ("load", "store", "gather", "scatter", "atomic_add", "atomic_min", "atomic_max", "atomic_and",
+                      "atomic_or", "atomic_xor")
 #: the dtypes of boolean tiles (a comparison's, `tl.int1`)
 BOOL = ("bool", "ct.bool_")
 INT_DTYPES = ("ct.int32", "ct.int64", "ct.int8", "ct.int16", "ct.uint8", "ct.uint32")
@@ -179,6 +189,8 @@ F32 = "ct.float32"
 FLOAT_DTYPES = (F32, "ct.float16", "ct.bfloat16", "ct.float64")
 #: the operand dtypes Triton divides in f32 (16-bit floats upcast for `/`; f64 and fp8 are not among them)
 DIVIDED_IN_F32 = frozenset({F32, "ct.float16", "ct.bfloat16"})
+#: integer operands Triton's `/` converts to f32 before dividing (semantic.truediv: int / int as f32 / f32)
+INTS_DIVIDED_IN_F32 = frozenset({"ct.int8", "ct.int16", "ct.int32", "ct.int64", "ct.uint8", "ct.uint16", "ct.uint32"})
 #: log2(e): Triton's f32 exp is exp2 of x times this
 LOG2E = 1.4426950408889634
 
@@ -1241,6 +1253,13 @@ class _Lowerer:
             self.inline(s.value, self.k.helpers[s.value.func.id])
         elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and self._descriptor_method(s.value) == "store":
             self.descriptor_store(s.value)
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and self._descriptor_method(s.value) == "scatter":
+            self.descriptor_scatter(s.value)
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and \
+                (self._descriptor_method(s.value) or "").startswith("atomic_"):
+            self.emit(self.descriptor_atomic(s.value, self._descriptor_method(s.value)).text)  # type: ignore[arg-type]
+        elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and self._as_member_function(s.value):
+            self.block([ast.copy_location(ast.Expr(self._as_member_function(s.value)), s)])
         elif isinstance(s, ast.Expr) and isinstance(s.value, ast.Call):
             fn = self.function(s.value.func)
             if fn == "store":
@@ -2351,6 +2370,13 @@ class _Lowerer:
             raise self.fail(node, f"operator {type(op).__name__} is not supported")
         if isinstance(a, Scalar) and isinstance(b, Scalar) and sym in ("//", "%"):
             return self._scalar_divmod(sym, a, b, node)
+        if sym == "/" and isinstance(a, Scalar) and isinstance(b, Scalar) and not self.ieee_div and \
+                (self.launch_values(a.text) is None or self.launch_values(b.text) is None) and \
+                not any("float64" in x.text for x in (a, b)):
+            # `1.0 / n`, `a / b` of run-time scalars (a size, a float argument, a loop index): Triton's 0-d f32
+            # tensors (int / int converted first, semantic.truediv), divided by div.full.f32 as tiles are — the port
+            # wrote Python's `/`, an IEEE quotient, an ulp apart, silently. A 0-d f32 tile of Triton's quotient
+            return self.triton_div(a, b, ())
         if isinstance(a, Scalar) and isinstance(b, Scalar) and sym in ("&", "|") and isinstance(node, ast.BinOp) \
                 and _boolean_ast(node.left) and _boolean_ast(node.right) and \
                 any("ct.reshape(" in x.text for x in (a, b)):
@@ -2406,6 +2432,11 @@ class _Lowerer:
         if isinstance(a, Ptr) and sym == "-" and isinstance(b, Scalar):
             # `flags + pid - 1` (the previous program's flag): the pointer plus the negated scalar
             return self.binop(ast.Add(), a, Scalar(f"-{_paren(b.text)}"), node)
+        if isinstance(a, Ptr) and sym == "-" and isinstance(b, (Idx, Offset, Tile)):
+            # `x + n - 1 - offs` (a row read backwards): the pointer plus the negated offsets, a tile of computed
+            # element offsets (was "a Ptr cannot be used as a value here")
+            t = self.materialize(b, node)
+            return self.binop(ast.Add(), a, Tile(f"-{_paren(t.text)}", t.shape, t.dtype), node)
         if sym == "+" and isinstance(b, Ptr):
             a, b = b, a
         if isinstance(a, Ptr) and sym == "+":
@@ -2471,9 +2502,15 @@ class _Lowerer:
         if sym in ("&", "|", "^") and set(BOOL) & {getattr(x, "dtype", None) for x in (ta, tb)}:
             dtype = "bool"
         if sym == "/" and (isinstance(ta, Tile) or isinstance(tb, Tile)) and \
-                all(isinstance(x, Scalar) or set() < self._launch_dtypes(x) <= DIVIDED_IN_F32 for x in (ta, tb)):
+                all(isinstance(x, Scalar) or set() < self._launch_dtypes(x) <= DIVIDED_IN_F32 | INTS_DIVIDED_IN_F32
+                    for x in (ta, tb)) and \
+                not any(isinstance(x, Scalar) and x.text.startswith("ct.astype(") and "ct.float64" in x.text
+                        for x in (ta, tb)):
             # Triton divides f32, f16 and bf16 in f32 (a 16-bit quotient is f32: its computation_type_impl) at
-            # every launch, whatever the mix: the 16-bit operands converted, then Triton's div.full.f32
+            # every launch, whatever the mix: the 16-bit operands converted, then Triton's div.full.f32. Integer
+            # operands too: semantic.truediv converts int / int to f32 / f32 (int / float to the float) before its
+            # fdiv — `a / b` of int32 tiles, `x / 3` — so Triton's quotient is div.full.f32 of the converted values
+            # (the port divided them IEEE, an ulp apart, silently)
             ta, tb = (x if isinstance(x, Scalar) or self.known_dtype(x) == F32 else
                       Tile(f"ct.astype({x.text}, {F32})", x.shape, F32) for x in (ta, tb))
             if not self.ieee_div:
@@ -3237,6 +3274,12 @@ class _Lowerer:
                     return Scalar(f"ct.astype({v.text}, {F32 if func.id == 'float' else 'ct.int32'})")
         if self._descriptor_method(node) == "load":
             return self.descriptor_load(node)
+        if self._descriptor_method(node) == "gather":
+            return self.descriptor_gather(node)
+        if (self._descriptor_method(node) or "").startswith("atomic_"):
+            return self.descriptor_atomic(node, self._descriptor_method(node))  # type: ignore[arg-type]
+        if (member := self._as_member_function(node)) is not None:
+            return self.call(member)
         if isinstance(func, ast.Attribute) and func.attr.startswith("is_") and not node.args and not node.keywords \
                 and func.attr in DTYPE_FACTS[F32] and (facts := self._dtype_facts(node, func.value)):
             # `x.dtype.is_floating()`, `o_ptr.dtype.element_ty.is_fp8()`: the launches' dtype decides it
@@ -3278,7 +3321,7 @@ class _Lowerer:
         if fn in HINT_FNS:   # compiler facts only (alignment, contiguity): the value is its first argument
             return self.ev(node.args[0])
         if fn == "sigmoid" and len(node.args) == 1:
-            x = self.materialize(self._value(self.ev(node.args[0]), node), node)
+            x = self.materialize(self._runtime_float_tile(self._value(self.ev(node.args[0]), node)), node)
             e = self._exp(Tile(f"-{_paren(x.text)}", x.shape, x.dtype))
             den = Tile(f"1.0 + {e.text}", x.shape, x.dtype)
             if self.known_dtype(x) == F32 and not self.ieee_div:   # Triton's 1 / (1 + exp(-x)): its division
@@ -3450,7 +3493,7 @@ class _Lowerer:
                                  "ct.int32"), "uniform_bits").text
             return Tile(f"ct.astype(ct.where({i} < 0, -1 - {i}, {i}), ct.float32) * 4.6566127342e-10", x.shape, F32)
         if fn == "exp" and len(node.args) == 1 and not kw:
-            x = self._value(self.ev(node.args[0]), node)
+            x = self._runtime_float_tile(self._value(self.ev(node.args[0]), node))
             if isinstance(x, Tile):
                 self._math_dtype_check(node, fn, [x])
                 return self._exp(x)
@@ -3620,6 +3663,8 @@ class _Lowerer:
                                       "for f32 or f64 tiles")
             dt = kinds.pop()
             return self._fmod(ta, tb, _broadcast(getattr(ta, "shape", ()), getattr(tb, "shape", ())), dt)
+        if fn == "erf" and len(node.args) == 1 and not kw:
+            return self.erf(node)
         if fn in NO_CUTILE:
             raise self.fail(node, f"{self._spelled(node, fn)} is not lowered: {NO_CUTILE[fn]}")
         raise self.fail(node, f"{self._spelled(node, fn)} is not lowered (supported: program_id, num_programs, "
@@ -3650,8 +3695,12 @@ class _Lowerer:
         32 bits converted to f32, an integer narrower than 32 bits to int32 — so the result has that dtype, as
         Triton's (`x - tl.max(x, 0)` of an f16 row is f32 arithmetic there). Exact: every such value is one of the
         wider type. Where launches pass several dtypes, converted when every one of them is narrow or the wide
-        type itself."""
+        type itself. A boolean tile (int1, one bit) is an integer narrower than 32 bits too: `tl.max(x > 0, 0)` (is
+        any lane set) is int32 0 / 1 in Triton (cutile refused the port of a bool max: "Unsupported constant type
+        bool min", its identity)."""
         seen = self._launch_dtypes(x)
+        if self.known_dtype(x) in BOOL:
+            return Tile(f"ct.where({x.text}, 1, 0)", x.shape, "ct.int32")
         for narrow, wide in ((self.NARROW_FLOATS, F32), (self.NARROW_INTS, "ct.int32")):
             if seen & narrow and seen <= narrow | {wide}:
                 return Tile(f"ct.astype({x.text}, {wide})", x.shape, wide)
@@ -3777,6 +3826,33 @@ class _Lowerer:
         c = self._named(Tile(f"({b} + ({b} >> 4)) & 0x0F0F0F0F", shape, "ct.uint32"), "popc_8").text
         d = self._named(Tile(f"{c} + ({c} >> 8)", shape, "ct.uint32"), "popc_16").text
         return f"ct.astype(({d} + ({d} >> 16)) & 0x3F, ct.int32)"
+
+    def erf(self, node: ast.Call) -> Tile:
+        """``tl.math.erf(x)`` / ``libdevice.erf(x)`` of f32: libdevice's ``__nv_erff``, as Triton 3.6 links it
+        (nvvm-reflect-ftz set; its PTX for sm_90, build/tri23/gpu/ptx_erf.txt: both spellings compile to the same
+        code), written step by step from libdevice.10.bc: t = |x|, big = t >= 1.00295997 (an ordered compare: NaN
+        is not big); u = big ? t : x * x (a plain product); six fused multiply-adds p = p * u + c_k (fma.rn.ftz:
+        cuTile's product with flush_to_zero fused into the add, as libdevice.fma_rn is lowered) over the two
+        coefficient sets, selected by big; r = p * v + v with v = big ? -u : x; where big, 1 - ex2.approx.ftz(r)
+        with x's sign (x < 0: the big lanes are finite or infinite, never NaN or -0.0). The same operations in the
+        same order: Triton's values bit for bit. f64 (`__nv_erf`, another algorithm) is not lowered."""
+        x = self._named(self._tile_arg(node, {}, 0, "x"), "erf_x")
+        if self.known_dtype(x) != F32:
+            raise self.fail(node, f"{self._spelled(node, 'erf')} of a tile not known to be f32 (libdevice's f32 "
+                                  "erff is lowered; its f64 erf is not)")
+        big = self._named(Tile(f"ct.abs({x.text}) >= {ERF_BIG!r}", x.shape, "bool"), "erf_big").text
+        u = self._named(Tile(f"ct.where({big}, ct.abs({x.text}), {x.text} * {x.text})", x.shape, F32), "erf_u").text
+
+        def coeff(k: int) -> str:
+            return f"ct.where({big}, {ERF_BIG_COEFFS[k]!r}, {ERF_SMALL_COEFFS[k]!r})"
+
+        p = self._named(Tile(f"ct.mul({coeff(0)}, {u}, flush_to_zero=True) + {coeff(1)}", x.shape, F32), "erf_p")
+        for k in range(2, len(ERF_BIG_COEFFS)):
+            p = self._named(Tile(f"ct.mul({p.text}, {u}, flush_to_zero=True) + {coeff(k)}", x.shape, F32), "erf_p")
+        v = self._named(Tile(f"ct.where({big}, -{u}, {x.text})", x.shape, F32), "erf_v").text
+        r = self._named(Tile(f"ct.mul({p.text}, {v}, flush_to_zero=True) + {v}", x.shape, F32), "erf_r").text
+        one = self._named(Tile(f"1.0 - ct.exp2({r}, flush_to_zero=True)", x.shape, F32), "erf_one").text
+        return Tile(f"ct.where({big}, ct.where({x.text} < 0.0, -{one}, {one}), {r})", x.shape, F32)
 
     def libdevice_more(self, node: ast.Call, fn: str) -> Tile:
         """libdevice's ``saturatef``, ``fdim``, ``float_as_int`` / ``int_as_float`` / ``float_as_uint`` /
@@ -4066,9 +4142,10 @@ class _Lowerer:
                     raise self.fail(node, f"tl.umulhi by {v.text}: a 32-bit unsigned constant is expected")
                 lit = c
                 continue
-            if isinstance(v, Scalar):
-                raise self.fail(node, "tl.umulhi of a tile and a runtime scalar: not lowered (a literal or a tile "
-                                      "is expected)")
+            if isinstance(v, Scalar):   # a runtime scalar (`tl.umulhi(h, NB.to(tl.uint32))`): its 32 bits, as a
+                # tile's, multiplying every lane (was "a literal or a tile is expected")
+                texts.append(f"ct.astype(ct.astype({v.text}, ct.uint32), ct.uint64)")
+                continue
             t = self.materialize(v, node)
             if self.known_dtype(t) != dt:
                 raise self.fail(node, f"tl.umulhi of {dt} and {self.known_dtype(t)}: one dtype is expected")
@@ -5151,7 +5228,17 @@ class _Lowerer:
         import re
 
         return (self.const_types.get(v.text) == "float" or "ct.float" in v.text
-                or re.search(r"(?<![\w.])\d+\.\d*|\de-?\d", v.text) is not None)
+                or re.search(r"(?<![\w.])\d+\.\d*|\de-?\d", v.text) is not None
+                or any(self.const_types.get(n) == "float" for n in re.findall(r"(?<![\w.])[A-Za-z_]\w*", v.text)))
+
+    def _runtime_float_tile(self, v: object) -> object:
+        """A run-time float scalar (`tl.exp(-r)`, `tl.sigmoid(g)` of a float argument) as the 0-d f32 tile Triton
+        computes on, so a function's tile rule (Triton's exp2(x * log2 e), its division) applies; anything else as
+        it is."""
+        if isinstance(v, Scalar) and self._float_scalar(v) and self.launch_values(v.text) is None and \
+                "float64" not in v.text:
+            return Tile(f"ct.full((), {v.text}, dtype={F32})", (), F32)
+        return v
 
     def builtin_minmax(self, node: ast.Call, which: str) -> object:
         vals = [self._value(self.ev(a), node) for a in node.args]
@@ -6289,7 +6376,8 @@ class _Lowerer:
                 assigned.setdefault(n.target.id, set()).update(
                     m.id for a in n.iter.args for m in walk_nodes(a) if isinstance(m, ast.Name))
         level = {m.id for n in walk_nodes(self.k.fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                 and n.func.attr in ("load", "store") and isinstance(n.func.value, ast.Name) and n.func.value.id == p
+                 and n.func.attr in DESCRIPTOR_METHODS and not n.func.attr.endswith("gather")
+                 and n.func.attr != "scatter" and isinstance(n.func.value, ast.Name) and n.func.value.id == p
                  and n.args and isinstance(n.args[0], (ast.List, ast.Tuple)) and len(n.args[0].elts) > k
                  for m in walk_nodes(n.args[0].elts[k]) if isinstance(m, ast.Name)}
         seen: set[str] = set()
@@ -6302,12 +6390,92 @@ class _Lowerer:
         return candidates
 
     def _descriptor_method(self, node: ast.Call) -> str | None:
-        """``load`` / ``store`` for ``desc.load(..)`` / ``desc.store(..)`` on a tensor descriptor, else None."""
+        """``load`` / ``store`` / ``gather`` / ``scatter`` / an atomic for ``desc.load(..)`` .. on a tensor
+        descriptor, else None."""
         f = node.func
-        if isinstance(f, ast.Attribute) and f.attr in ("load", "store") and isinstance(f.value, ast.Name) \
+        if isinstance(f, ast.Attribute) and f.attr in DESCRIPTOR_METHODS and isinstance(f.value, ast.Name) \
                 and isinstance(self.env.get(f.value.id), Desc):
             return f.attr
         return None
+
+    def _as_member_function(self, node: ast.Call) -> ast.Call | None:
+        """``ptrs.store(v, mask=m)``, ``ptrs.atomic_add(v, mask=m)`` (Triton's tensor members of a pointer tensor,
+        core.py: `tensor.store` / `tensor.atomic_*`) as ``tl.store(ptrs, v, mask=m)`` .., the function every rule
+        of the lowering reads (they were refused: "statement .. has no lowering"); a descriptor's own methods and
+        the functions themselves are left alone."""
+        f = node.func
+        if not (isinstance(f, ast.Attribute) and f.attr in ("store", *ATOMICS)) or self.function(f) is not None \
+                or not self.k.tl:
+            return None
+        recv = f.value
+        if isinstance(recv, ast.Name) and (recv.id in self.k.tl or recv.id in self.k.triton
+                                           or isinstance(self.env.get(recv.id), Desc)):
+            return None
+        func = ast.Attribute(ast.Name(sorted(self.k.tl)[0], ast.Load()), f.attr, ast.Load())
+        return ast.fix_missing_locations(ast.copy_location(ast.Call(func, [recv, *node.args], node.keywords), node))
+
+    def descriptor_gather(self, node: ast.Call) -> Tile:
+        """``desc.gather(x_offsets, y_offset)`` (Triton 3.6's TMA gather of a rank-2 descriptor of block [1, BN]):
+        row x_offsets[i], columns [y_offset, y_offset + BN) for each i — a ``ct.gather`` of the descriptor's view
+        at (x_offsets[:, None], y_offset + arange(BN)[None, :]); out-of-bounds lanes padded (0, or NaN for
+        padding_option="nan"), as TMA's."""
+        desc, idx = self._descriptor_rows(node, 0)
+        pad = ", padding_value=float('nan')" if desc.padding == "NAN" else ""
+        self._note_access(desc.param, "gather")
+        shape = (idx[2], desc.block[1])
+        return Tile(f"ct.gather({desc.param}, {_tup(idx[:2])}{pad})", shape, f"{desc.param}.dtype")
+
+    def descriptor_scatter(self, node: ast.Call) -> None:
+        """``desc.scatter(value, x_offsets, y_offset)``: ``ct.scatter`` of value at the rows and columns
+        `desc.gather` reads (out-of-bounds lanes skipped, as TMA's)."""
+        desc, idx = self._descriptor_rows(node, 1)
+        t = self.materialize(self._value(self.ev(node.args[0]), node), node)
+        if tuple(t.shape) != (idx[2], desc.block[1]):
+            raise self.fail(node, f"desc.scatter of a {list(t.shape)} tile: [{idx[2]}, {desc.block[1]}] expected")
+        self._note_access(desc.param, "scatter")
+        self.emit(f"ct.scatter({desc.param}, {_tup(idx[:2])}, {self.stored(t, desc.param)})")
+
+    def _descriptor_rows(self, node: ast.Call, first: int) -> tuple[Desc, tuple[str, str, str]]:
+        """The row and column index tiles of `desc.gather(x_offsets, y_offset)` / `desc.scatter(v, x_offsets,
+        y_offset)` (arguments from position ``first``) and the number of rows."""
+        desc = self._descriptor_of(node.func.value.id, node)  # type: ignore[attr-defined]
+        what = node.func.attr  # type: ignore[attr-defined]
+        if len(node.args) != first + 2 or node.keywords:
+            raise self.fail(node, f"desc.{what} takes {'value, ' if first else ''}x_offsets, y_offset")
+        if len(desc.block) != 2 or desc.block[0] != "1":
+            raise self.fail(node, f"desc.{what} of a descriptor whose block is {list(desc.block)}: Triton's TMA "
+                                  "gather / scatter takes a rank-2 descriptor of block [1, N]")
+        rows = self.materialize(self._value(self.ev(node.args[first]), node), node)
+        if len(rows.shape) != 1:
+            raise self.fail(node.args[first], f"desc.{what}'s x_offsets must be a 1-D tile")
+        col = self.ev(node.args[first + 1])
+        if not isinstance(col, Scalar):
+            raise self.fail(node.args[first + 1], f"desc.{what}'s y_offset must be a scalar")
+        self._view(desc.param, [Dim(st, sh) for st, sh in zip(desc.strides, desc.shape)], node)
+        r = f"ct.reshape({rows.text}, ({rows.shape[0]}, 1))"
+        c = _axis_indices([col.text], [desc.block[1]])[0]
+        return desc, (r, f"ct.reshape({c}, (1, {desc.block[1]}))", rows.shape[0])
+
+    def descriptor_atomic(self, node: ast.Call, fn: str) -> Tile:
+        """``desc.atomic_add(offsets, value)`` (and min / max / and / or / xor): ``ct.atomic_<op>`` of the value at
+        the block's elements of the descriptor's view, one index tile per dimension (out-of-bounds lanes skipped,
+        as TMA's reduction); its value is the old elements (Triton's descriptor atomics return none)."""
+        desc, _index = self._descriptor_tile(node)
+        if len(node.args) != 2 or node.keywords:
+            raise self.fail(node, f"`desc.{fn}(offsets, value)`")
+        indices = self._descriptor_indices(desc)   # (before the value sets another access's offsets)
+        t = self.materialize(self._value(self.ev(node.args[1]), node), node)
+        kinds = set(self.array_dtypes.get(desc.param, ()))
+        if fn in ("atomic_max", "atomic_min") and kinds and not kinds <= set(INT_DTYPES):
+            raise self.fail(node, f"desc.{fn} on a {'/'.join(sorted(kinds))} array is not lowered: cuTile Python "
+                                  f"1.7's ct.{fn} takes integer arrays only")
+        text = self.stored(t, desc.param)
+        if tuple(t.shape) != tuple(desc.block):
+            text = f"ct.reshape({text}, {_tup(desc.block)})"
+        self._atomic_arrays.add(desc.param)
+        self._note_access(desc.param, "scatter")
+        return Tile(f"ct.{fn}({desc.param}, {indices}, {text})", desc.block,
+                    f"{desc.param}.dtype")
 
     def _descriptor_tile(self, node: ast.Call) -> tuple[Desc, list[str]]:
         """The descriptor a load/store goes through and its tile index (each offset a whole number of blocks)."""
@@ -6360,6 +6528,9 @@ class _Lowerer:
         desc, index = self._descriptor_tile(node)
         if len(node.args) != 2:
             raise self.fail(node, "`desc.store(offsets, value)`")
+        # (the element indices now: lowering the value — `yd.store([o, 0], xd.load([p, 0]))` — sets another
+        # access's offsets)
+        indices = self._descriptor_indices(desc)
         t = self.materialize(self._value(self.ev(node.args[1]), node), node)
         text = self.stored(t, desc.param)
         if tuple(t.shape) != tuple(desc.block):
@@ -6367,7 +6538,7 @@ class _Lowerer:
         if None in index:
             self.notes.append(f"line {node.lineno}: a descriptor store at offsets that are not whole blocks: a "
                               "scatter")
-            self.emit(f"ct.scatter({desc.param}, {self._descriptor_indices(desc)}, {text})")
+            self.emit(f"ct.scatter({desc.param}, {indices}, {text})")
             return
         self.emit(f"ct.store({desc.param}, index={_tup(index)}, tile={text}{self._store_options(desc.param, node)})")
 
