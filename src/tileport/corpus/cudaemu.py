@@ -256,12 +256,25 @@ class MemoryStats:
             self._reserve(need - cur)
 
     def get(self, key: str) -> int:
-        self.start()
+        self._asked()
         return self.stats[key]
 
     def snapshot(self) -> dict[str, int]:
-        self.start()
+        self._asked()
         return dict(self.stats)
+
+    #: set when the capture's own machinery may have left the host's tensors in reference cycles (Triton's
+    #: interpreter, run after a Triton launch, keeps the launch's storages in its nested functions' closures until the
+    #: garbage collector runs: `del out` gave nothing back where the GPU's allocator frees at once)
+    collect_first: bool = False
+
+    def _asked(self) -> None:
+        self.start()
+        if self.collect_first:
+            import gc
+
+            self.collect_first = False
+            gc.collect()
 
 
 class FakeEvent:

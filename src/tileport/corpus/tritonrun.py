@@ -232,6 +232,9 @@ class TritonRunner:
                 scope.restore()
             self.spent += _cpu_time() - t0
         self.ran += 1
+        memory = getattr(self.emu, "memory", None)
+        if memory is not None:
+            memory.collect_first = True   # (the interpreter's own reference cycles hold the launch's storages)
         return True
 
     def _skip(self, name: str, why: str) -> bool:
