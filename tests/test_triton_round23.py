@@ -20,7 +20,7 @@ from conftest import load_module, needs_cargo
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round23.py"
 MOD = load_module(FIXTURE, "triton_round23_fixture")
 NAMES = ("member_methods", "reversed_row", "desc_gather_scatter", "desc_atomic_add", "desc_store_of_load", "bool_any_all", "int_quotients",
-         "scalar_quotients", "umulhi_scalar", "erf_gelu")
+         "scalar_quotients", "scalar_quotient_uses", "umulhi_scalar", "erf_gelu")
 
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round23")
@@ -147,6 +147,16 @@ def test_round23_scalar_quotients_are_tritons_f32_division(lowered):
     r = 0.37
     want = np.concatenate([x / 7 + 1.7 / 0.3, m * np.exp(-r) / (1 + np.exp(-r))])
     assert np.allclose(_run(lowered, name, grid, args, kw)[1], want, rtol=1e-5, atol=1e-6)
+
+
+def test_round23_scalar_quotient_uses(lowered):
+    """A quotient of run-time scalars (now a 0-d f32 tile) where a scalar was read: `tl.full([B], 1.0 / n, ..)`
+    (broadcast), an `if s / n > 0.5:` test, a loop-carried `acc = 1.0 / n`, a one-element store."""
+    for name, grid, args, kw in [c for c in MOD.cases() if c[0] == "scalar_quotient_uses"]:
+        x, n, s = args[0], args[2], args[3]
+        v = np.float32(1 / n) * (2 if s / n > 0.5 else 1)
+        want = np.concatenate([x * v + (1 / n + 3 * s), [s / n]])
+        assert np.allclose(_run(lowered, name, grid, args, kw)[1], want, rtol=1e-6), s
 
 
 def test_round23_umulhi_by_a_runtime_scalar(lowered):

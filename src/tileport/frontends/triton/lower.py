@@ -3422,6 +3422,9 @@ class _Lowerer:
             if not isinstance(dt, DType):
                 raise self.fail(node, "dtype must be a tl dtype")
             tup = f"{_tup(shape)}"
+            if fn == "full" and isinstance(v0 := self.ev(self._arg(node, kw, 1, "value")), Tile) and v0.shape == ():
+                # `tl.full([B], 1.0 / n, tl.float32)`: a 0-d tile (Triton's quotient of run-time scalars) broadcast
+                return Tile(f"ct.broadcast_to(ct.astype({v0.text}, {dt.text}), {tup})", shape, dt.text)
             value = "0" if fn == "zeros" else self.scalar(self._arg(node, kw, 1, "value"))
             if dt.text == "ct.bool_":   # a boolean tile: an int32 one compared with 0 (cutile has no bool literal)
                 truth = {"True": "1", "False": "0"}.get(value, value)
