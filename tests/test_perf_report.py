@@ -20,7 +20,10 @@ def test_per_kernel_geomeans_pool_runs_and_flag_the_slow(tmp_path):
                                                     "ratio": 1.0}, {"kernel": "_b", "grid": [1], "plain_us": 1.0,
                                                                     "rust_us": 1.21, "ratio": 1.21}]},
             {"file": "test_b.py", "kernel_times": [{"kernel": "_a", "grid": [2], "plain_us": 4.0, "rust_us": 3.6,
-                                                    "ratio": 0.9}, {"kernel": "_c", "ratio": None}]}]
+                                                    "ratio": 0.9}, {"kernel": "_c", "ratio": None},
+                                                   {"kernel": "_d", "grid": [1], "error": "RuntimeError: no graph"},
+                                                   {"kernel": "_e", "grid": [1], "plain_us": 9.0, "rust_us": 9.0,
+                                                    "ratio": 1.0, "method": "stream"}]}]
     (tmp_path / "one.json").write_text(json.dumps({"files": rows[:1]}))
     (tmp_path / "two.json").write_text(json.dumps({"files": rows[1:]}))
     r = run(tmp_path / "one.json", tmp_path / "two.json", "--out", tmp_path / "out")
@@ -28,7 +31,9 @@ def test_per_kernel_geomeans_pool_runs_and_flag_the_slow(tmp_path):
     s = json.loads((tmp_path / "out" / "perf.json").read_text())
     assert s["kernels"]["_a"]["geomean"] == round((1.0 * 0.9) ** 0.5, 4) and len(s["kernels"]["_a"]["launches"]) == 2
     assert s["above_1_05"] == {"_b": 1.21} and not s["criterion"]["met"] and "_c" not in s["kernels"]
-    assert "| `_b` | 1 | 1.210 **>1.05** |" in (tmp_path / "out" / "perf.md").read_text()
+    md = (tmp_path / "out" / "perf.md").read_text()
+    assert "| `_b` | 1 | 1.210 **>1.05** |" in md and "| `_e` | 1 | 1.000 (1 on the stream) |" in md
+    assert s["not_timed"] == {"_d": "RuntimeError: no graph"} and "Not timed: `_d` (RuntimeError: no graph)." in md
 
 
 def test_bad_input_is_one_line(tmp_path):

@@ -123,3 +123,29 @@ def test_launch_timing_puts_arguments_back_without_autograd_noticing():
     assert (leaf._version, saved._version) == before[2:]
     loss.backward()                         # the saved tensors' versions are intact: no "modified by an inplace"
     assert torch.allclose(leaf.grad, 8 * before[0])
+
+
+def test_launch_timing_times_on_the_stream_a_launch_no_graph_captures():
+    """cuTile Python cannot capture a launch with a list-of-tensors argument in a CUDA graph (TileGym's group GEMM):
+    such a launch is timed by events around launches queued on the stream, and the record says so."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device")
+    from tileport.runtime.launch_timing import LaunchTiming
+
+    x = torch.zeros(1 << 20, device="cuda")
+
+    def plain(stream):
+        if torch.cuda.is_current_stream_capturing():
+            raise RuntimeError("List argument in CUDAGraph isn't supported yet")
+        x.add_(1.0)
+
+    def rust(stream):
+        x.add_(1.0)
+
+    timing = LaunchTiming(reps=4, rounds=3)
+    timing.time("list_arg", (1, 1, 1), (x,), plain, rust)
+    record = timing.records[-1]
+    assert record["method"] == "stream" and "List argument" in record["graph_error"], record
+    assert record["plain_us"] > 0 and record["rust_us"] > 0 and "error" not in record
+    assert torch.equal(x, torch.zeros_like(x))          # put back after the timed launches

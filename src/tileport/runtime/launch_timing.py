@@ -4,7 +4,10 @@ With timing on (``Interceptor.timing``; the pytest plugin turns it on with ``TIL
 ``per_kernel`` distinct launches (argument types, constants, grid) of each kernel are timed right after they ran:
 each path — ``ct.launch`` as cuTile Python runs it, and the Rust port — is captured ``reps`` times in a CUDA graph,
 and the two graphs are replayed in ``rounds`` interleaved rounds (kernel time without host launch cost, the same
-inputs). The tensor arguments are copied before and put back after, so the host code goes on with the values the
+inputs). A launch that a CUDA graph cannot capture (cuTile Python builds a list-of-tensors argument's pointer array
+per launch: "List argument in CUDAGraph isn't supported yet") is timed instead by events around ``reps`` launches
+queued back to back on the stream, in the same interleaved rounds (``method: "stream"``, the graph's error kept):
+host cost overlaps the kernels then, but is not removed. The tensor arguments are copied before and put back after, so the host code goes on with the values the
 real launch left. One record per timed launch: kernel, grid, the medians in microseconds and their ratio.
 """
 from __future__ import annotations
@@ -39,13 +42,21 @@ class LaunchTiming:
         tensors = [a for a in args if isinstance(a, torch.Tensor)]
         saved = [t.detach().clone() for t in tensors]
         record: dict = {"kernel": name, "grid": list(grid)}
+        paths = {path: (lambda fn=fn: fn(torch.cuda.current_stream())) for path, fn in
+                 (("plain", plain), ("rust", rust))}
         try:
-            med = graph_medians({path: (lambda fn=fn: fn(torch.cuda.current_stream())) for path, fn in
-                                 (("plain", plain), ("rust", rust))}, self.reps, self.rounds)
+            try:
+                med = graph_medians(paths, self.reps, self.rounds)
+                record["method"] = "graph"
+            except Exception as exc:  # noqa: BLE001 — a launch a CUDA graph cannot capture: timed on the stream
+                record["graph_error"] = _said(exc)
+                torch.cuda.synchronize()
+                med = stream_medians(paths, self.reps, self.rounds)
+                record["method"] = "stream"
             record.update(plain_us=round(med["plain"], 3), rust_us=round(med["rust"], 3),
                           ratio=round(med["rust"] / med["plain"], 4) if med["plain"] > 0 else None)
-        except Exception as exc:  # noqa: BLE001 — a launch that cannot be captured in a graph: say so, go on
-            record["error"] = f"{type(exc).__name__}: {str(exc)[:300]}"
+        except Exception as exc:  # noqa: BLE001 — a launch that cannot be timed either way: say so, go on
+            record["error"] = _said(exc)
         finally:
             # Through `.data`: autograd does not see the copy (a tensor the graph saved for backward keeps its
             # version, and a leaf that requires grad takes it), as it does not see the kernels' own writes.
@@ -53,6 +64,10 @@ class LaunchTiming:
                 t.data.copy_(s)
             torch.cuda.synchronize()
         self.records.append(record)
+
+
+def _said(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {str(exc)[:300]}"
 
 
 def graph_medians(paths: dict[str, Callable[[], None]], reps: int, rounds: int) -> dict[str, float]:
@@ -67,13 +82,33 @@ def graph_medians(paths: dict[str, Callable[[], None]], reps: int, rounds: int) 
             for _ in range(reps):
                 fn()
         graphs[path] = graph
-    times: dict[str, list[float]] = {path: [] for path in graphs}
+    return _interleaved({path: graph.replay for path, graph in graphs.items()}, 1, reps, rounds)
+
+
+def stream_medians(paths: dict[str, Callable[[], None]], reps: int, rounds: int) -> dict[str, float]:
+    """Each path's ``reps`` launches queued back to back on the current stream between two events (after one
+    warm-up launch each), in ``rounds`` interleaved rounds: the median microseconds per launch of each path."""
+    import torch
+
+    for fn in paths.values():
+        fn()
+    torch.cuda.synchronize()
+    return _interleaved(paths, reps, reps, rounds)
+
+
+def _interleaved(run: dict[str, Callable[[], None]], calls: int, per: int, rounds: int) -> dict[str, float]:
+    """``calls`` calls of each path's ``run`` between two events, the paths in turn for ``rounds`` rounds: the
+    median over rounds of the elapsed microseconds divided by ``per``."""
+    import torch
+
+    times: dict[str, list[float]] = {path: [] for path in run}
     for _ in range(rounds):
-        for path, graph in graphs.items():
+        for path, fn in run.items():
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             start.record()
-            graph.replay()
+            for _ in range(calls):
+                fn()
             end.record()
             end.synchronize()
-            times[path].append(start.elapsed_time(end) * 1000.0 / reps)
+            times[path].append(start.elapsed_time(end) * 1000.0 / per)
     return {path: sorted(v)[len(v) // 2] for path, v in times.items()}
