@@ -290,3 +290,57 @@ def test_the_interpreters_time_limit_tells_the_course_after_the_first_program(tm
     assert not slow(kernel, (128,), (x, torch.zeros(2048), x.numel()), {"BLOCK": 16})
     assert slow.notes() == ["prog.py::copy_kernel: not run in Triton's interpreter (Triton's interpreter stopped: "
                             "would run past 0.5 s) (1x)"]
+
+
+SINGLEDISPATCH = '''\
+import functools
+
+import cuda.tile as ct
+from host_only_pkg_not_here import Tensor, nn
+import host_only_pkg_not_here as hp
+
+
+@ct.kernel
+def twice(x, out, B: ct.Constant[int]):
+    i = ct.bid(0)
+    ct.store(out, (i,), ct.load(x, (i,), (B,), padding_mode=ct.PaddingMode.ZERO) * 2)
+
+
+@functools.singledispatch
+def run(x, *a):
+    raise TypeError(type(x))
+
+
+@run.register
+def _(x: hp.Tensor, *a):
+    return x
+
+
+@run.register
+def _(xs: list, *a):
+    return [run(x) for x in xs]
+
+
+class Layer(nn.Module, hp.autograd.Function):
+    pass
+
+
+MAYBE: "Tensor | None" = None
+SIZE = hp.Size([4])
+SCALED = hp.NaN * 2
+OPTIONAL = Tensor | None
+'''
+
+
+def test_a_kernels_module_registering_singledispatch_by_a_host_class_loads(tmp_path: Path):
+    """A kernel's module whose host code registers `functools.singledispatch` functions by an annotation of a
+    class from a package not installed here (`def _(x: torch.Tensor)`, torch-free ports) failed to import ("Invalid
+    annotation for 'x'. <torch.Tensor: torch is not installed here> is not a class"), so its kernel did not load
+    (host23h q13). A capitalized name read from such a package is a class now; called, it is a placeholder."""
+    pytest.importorskip("cuda.tile")
+    from tileport.frontends.cutile_py.loader import load_kernel
+
+    src = tmp_path / "sd.py"
+    src.write_text(SINGLEDISPATCH)
+    k = load_kernel(f"{src}::twice")
+    assert k.absent == ("host_only_pkg_not_here",) and k.name == "twice"

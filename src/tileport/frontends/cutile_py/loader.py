@@ -309,6 +309,12 @@ class _AbsentMeta(type):
             raise AttributeError(attr)
         return Absent(f"{cls.__name__}.{attr}")
 
+    def _op(cls, *other: Any) -> Absent:   # (a class-like name used as a value: `np.NaN * 2` at import time)
+        return Absent(f"({cls.__name__} op ...)")
+
+    __and__ = __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _op
+    __truediv__ = __rtruediv__ = __floordiv__ = __mod__ = __pow__ = __neg__ = _op
+
 
 class AbsentBase(metaclass=_AbsentMeta):
     """What a class deriving from an :class:`Absent` (``torch.autograd.Function``) derives from: any attribute
@@ -335,6 +341,8 @@ class Absent:
         return Absent(f"{self._name}[...]")
 
     def __mro_entries__(self, bases: tuple) -> tuple:
+        if any(isinstance(b, type) and issubclass(b, AbsentBase) for b in bases):
+            return ()   # (beside a class-like placeholder, `_absent_class`: AbsentBase is its base already)
         first = next(b for b in bases if isinstance(b, Absent))
         return (AbsentBase,) if first is self else ()
 
@@ -368,15 +376,38 @@ def _dtype_named(attr: str) -> Any:
     return found if isinstance(found, ct.DType) else None
 
 
+def _absent_class(name: str) -> type:
+    """A class's name read from a package not installed here (``torch.Tensor``, ``torch.nn.Module``: capitalized,
+    as Python names classes): a class, so that host code using it as one at import time works —
+    ``functools.singledispatch`` registering a function by its annotation (``@f.register def _(x: torch.Tensor)``:
+    "Invalid annotation for 'x'. <torch.Tensor: ..> is not a class" from a placeholder), a base class, ``X | None``,
+    ``isinstance`` (never true). Called (``torch.Size([1])``) or read from (``torch.Tensor.add``), it is a
+    placeholder as before; a class deriving from it is :class:`AbsentBase`'s."""
+    short = name.rsplit(".", 1)[-1]
+
+    def new(cls: type, *a: Any, **kw: Any) -> Any:
+        return Absent(f"{name}(...)") if cls is made else object.__new__(cls)
+
+    made = _AbsentMeta(short, (AbsentBase,), {"__module__": name.rsplit(".", 1)[0], "__qualname__": short,
+                                              "__new__": new, "__doc__": f"{name}: not installed here"})
+    return made
+
+
 class _AbsentModule(types.ModuleType):
     """A package not installed here: a dtype name (``torch.bfloat16``, which kernels pass as ``dtype=``) is that
-    cuda.tile dtype; any other name is an :class:`Absent`."""
+    cuda.tile dtype; a capitalized name a class (:func:`_absent_class`, the same one each time); any other name is
+    an :class:`Absent`."""
 
     def __getattr__(self, attr: str) -> Any:
         if _dunder(attr):
             raise AttributeError(attr)
         dtype = _dtype_named(attr) if "." not in self.__name__ else None
-        return dtype if dtype is not None else Absent(f"{self.__name__}.{attr}")
+        if dtype is not None:
+            return dtype
+        if attr[:1].isupper():
+            made = self.__dict__[attr] = _absent_class(f"{self.__name__}.{attr}")
+            return made
+        return Absent(f"{self.__name__}.{attr}")
 
 
 class _AbsentFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
