@@ -160,7 +160,7 @@ def test_storages_moved_to_cuda(tmp_path: Path):
 
 def test_cuda_runtime_and_profilers_cuda_activity(tmp_path: Path):
     """`torch.cuda.cudart().cudaProfilerStart()` and `torch.cuda.profiler.profile()` (a region for an outside
-    profiler) raised a CUDA error; `torch.profiler.profile(activities=[CPU, CUDA])` wrote a C++ warning and stack
+    profiler) raised a CUDA error, `can_device_access_peer(0, 0)` an internal assert; `torch.profiler.profile(activities=[CPU, CUDA])` wrote a C++ warning and stack
     per event ("Failed to record CUDA event"): its CUDA activity is left out, noted."""
     f = host_program(tmp_path, '''\
         import torch
@@ -176,10 +176,16 @@ def test_cuda_runtime_and_profilers_cuda_activity(tmp_path: Path):
         table = prof.key_averages().table(sort_by="cuda_time_total", row_limit=3)
         with torch.autograd.profiler.profile(use_device="cuda") as p2:
             torch.ones(2, device="cuda") * 2
+        peer = torch.cuda.can_device_access_peer(0, 0)
+        try:
+            torch.cuda.can_device_access_peer(0, 1)
+        except AssertionError as e:
+            bad = str(e)
     ''')
     with emulate(TARGETS["h200"], [str(f.parent)]) as emu:
         ns = runpy.run_path(str(f))
     assert ns["rc"] == 0 and "aten::" in ns["table"]
+    assert ns["peer"] is False and ns["bad"] == "Invalid peer device id"   # (an internal assert before)
     assert any("torch.profiler: CUDA activity left out" in n for n in emu.notes)
     with pytest.raises(torch.cuda.CudaError):
         with emulate(TARGETS["h200"], [str(f.parent)]):

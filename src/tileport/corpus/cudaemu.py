@@ -1424,7 +1424,10 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
     out += [(torch._C, name, fn) for name, fn in (
         ("_cuda_setStream", lambda *a, **kw: None), ("_cuda_setDevice", lambda *a, **kw: None),
         ("_cuda_getDevice", lambda *a, **kw: 0), ("_cuda_synchronize", lambda *a, **kw: None),
-        ("_cuda_emptyCache", lambda *a, **kw: None)) if hasattr(torch._C, name)]
+        ("_cuda_emptyCache", lambda *a, **kw: None),
+        # (`can_device_access_peer(i, j)`, after torch's own device checks: one device, which CUDA says cannot
+        # access itself as a peer)
+        ("_cuda_canDeviceAccessPeer", lambda *a, **kw: False)) if hasattr(torch._C, name)]
 
     # torch.accelerator (torch 2.6+: what device-agnostic host code calls) asks the driver for most answers
     acc = getattr(torch, "accelerator", None)
