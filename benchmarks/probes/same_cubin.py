@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 import spec_facts as sf  # noqa: E402  (the SASS helpers: instruction lines, memory mix)
 
-from tileport.frontends.cutile_py.hints import cutile_options  # noqa: E402
+from tileport.pipeline.port import compile_options  # noqa: E402
 from tileport.rustgen import crate as cratemod  # noqa: E402
 from tileport.toolchain.locate import find_cuda_tree  # noqa: E402
 
@@ -55,8 +55,9 @@ def compare(pdir: Path, nvbin: Path, only: str = "") -> list[dict]:
         out = pdir / "same_cubin" / str(i)
         out.mkdir(parents=True, exist_ok=True)
         rust = out / "rust.tileirbc"
-        cratemod.irgen(binary, tree, v["entry"], rust, port["abi"][v["entry"]].get("types", []) + v["generics"],
-                       v["strides"], "sm_90", v["specs"], cutile_options(v.get("hints", {})))
+        abi = port["abi"][v["entry"]]   # (a type-generic entry: its function at its element types, as irdiff builds it)
+        cratemod.irgen(binary, tree, abi.get("function", v["entry"]), rust, abi.get("types", []) + v["generics"],
+                       v["strides"], "sm_90", v["specs"], compile_options(port, v))
         python = out / "python.tileirbc"
         python.write_bytes((pdir / v["reference"]).read_bytes())
         mix = {t: sf.sass_mix(tree, out / f"{t}.tileirbc") for t in ("python", "rust")}
