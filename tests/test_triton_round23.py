@@ -20,7 +20,7 @@ from conftest import load_module, needs_cargo
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round23.py"
 MOD = load_module(FIXTURE, "triton_round23_fixture")
 NAMES = ("member_methods", "reversed_row", "desc_gather_scatter", "desc_atomic_add", "desc_store_of_load", "bool_any_all", "int_quotients",
-         "scalar_quotients", "scalar_quotient_uses", "umulhi_scalar", "erf_gelu")
+         "scalar_quotients", "scalar_quotient_uses", "umulhi_scalar", "softmax_f16", "erf_gelu")
 
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round23")
@@ -209,3 +209,30 @@ def test_round23_erf_of_f64_refused(tmp_path):
     fx.write_text(FIXTURE.read_text().replace("tl.math.erf(x), mask=m)", "tl.math.erf(x.to(tl.float64)), mask=m)"))
     with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: tl.math.erf of a tile not known to be f32"):
         lower_from_launches(f"{fx}::erf_gelu", mine)
+
+
+def test_round23_softmax_of_f16_is_f32(lowered):
+    """`tl.softmax(x)` of an f16 row: triton.language's `x - max(x)` is f32 (tl.max widens a 16-bit float), so the
+    exp, the sum and the quotient are f32; the lowering took the max in f16 and computed them in f16, silently
+    less precise."""
+    src = _src(lowered, "softmax_f16")
+    assert "(ct.max(ct.astype(smx1, ct.float32), axis=0, keepdims=True))" in src and "ct.exp2(" in src, src
+    name, grid, args, kw = _case("softmax_f16")
+    x = args[0].astype(np.float32)
+    e = np.exp(x - x.max(1, keepdims=True))
+    assert np.allclose(_run(lowered, name, grid, args, kw)[1], e / e.sum(1, keepdims=True), rtol=1e-6, atol=1e-7)
+
+
+def test_round23_sigmoid_of_f16_refused(tmp_path):
+    """tl.sigmoid is `1 / (1 + math.exp(-x))` in triton.language: Triton refuses an f16 tile ("Expected dtype
+    ['fp32', 'fp64'] but got fp16"); it was ported."""
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::softmax_f16")]
+    fx = tmp_path / "k.py"
+    fx.write_text(FIXTURE.read_text().replace("tl.softmax(tl.load(x_ptr + r * N + c))",
+                                              "tl.sigmoid(tl.load(x_ptr + r * N + c))"))
+    with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: `tl.sigmoid\(.*\)`: Triton 3.6 takes tl.exp of fp32 / "
+                                            r"fp64 only"):
+        lower_from_launches(f"{fx}::softmax_f16", mine)

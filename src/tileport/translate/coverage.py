@@ -1079,8 +1079,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "reduction of `ct.where(x, 1, 0)` (int32, as Triton widens i1); the scalar's 32 bits as a tile's; "
               "Triton's f32 division (div.full.f32) of the operands converted to f32 (0-d tiles for scalars); "
               "exp2(x * log2 e) of a 0-d f32 tile; libdevice's `__nv_erff` step by step (its fused multiply-adds, "
-              "ex2.approx.ftz: Triton's values)", S, "r23/scalar_quotients",
-              "a quotient of constexprs stays Python's (folded by Triton); f64 erf, erfc, erfinv stay refused"),
+              "ex2.approx.ftz: Triton's values); the softmax's `x - max(x)` in f32 (tl.max widens 16-bit floats), "
+              "so its exp, sum and quotient are f32 as Triton's", S, "r23/scalar_quotients",
+              "a quotient of constexprs stays Python's (folded by Triton); f64 erf, erfc, erfinv stay refused; "
+              "`tl.sigmoid` of f16 refused, as Triton refuses it (its exp takes f32 / f64)"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
 )

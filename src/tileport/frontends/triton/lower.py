@@ -3322,6 +3322,9 @@ class _Lowerer:
             return self.ev(node.args[0])
         if fn == "sigmoid" and len(node.args) == 1:
             x = self.materialize(self._runtime_float_tile(self._value(self.ev(node.args[0]), node)), node)
+            # (triton.language's sigmoid is `1 / (1 + math.exp(-x))`: its exp takes f32 / f64 only, so Triton
+            # refuses tl.sigmoid of an f16 tile — it was ported)
+            self._math_dtype_check(node, "exp", [x])
             e = self._exp(Tile(f"-{_paren(x.text)}", x.shape, x.dtype))
             den = Tile(f"1.0 + {e.text}", x.shape, x.dtype)
             if self.known_dtype(x) == F32 and not self.ieee_div:   # Triton's 1 / (1 + exp(-x)): its division
@@ -4196,8 +4199,13 @@ class _Lowerer:
             raise self.fail(node, f"tl.softmax along dim {dim} without keep_dims=True (Triton broadcasts the row "
                                   "maxima along the last axis then): pass keep_dims=True")
         red = tuple("1" if a == dim else d for a, d in enumerate(x.shape))
-        m = Tile(f"ct.max({x.text}, axis={dim}, keepdims=True)", red, x.dtype)
-        num = self._named(self._exp(Tile(f"{x.text} - {m.text}", x.shape, self.known_dtype(x))), "smx")
+        # (tl.max widens a 16-bit float to f32 — `_minmax_operand` — so Triton's `x - max(x)` of an f16 row is f32
+        # and its exp, sum and quotient are f32; the lowering took the max in f16 and computed them in f16, silently
+        # less precise)
+        wide = self._minmax_operand(x)
+        m = Tile(f"ct.max({wide.text}, axis={dim}, keepdims=True)", red, wide.dtype)
+        z = self.binop(ast.Sub(), x, m, node)
+        num = self._named(self._exp(self.materialize(z, node)), "smx")
         den = Tile(f"ct.sum({num.text}, axis={dim}, keepdims=True)", red, num.dtype)
         before, self.ieee_div = self.ieee_div, (self.ieee_div or ieee)
         try:
