@@ -190,6 +190,8 @@ CASES = {
                           "tile=ct.zeros((TILE,), ct.float32))", "ct.store(y, index=", "static_iter"),
     "helper-table": ("t = UNARY[FIRST](ct.load(x, index=(ct.bid(0),), shape=(TILE,)))", "t = times2(ct.load(",
                      "UNARY"),
+    "helper-table-loop": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nfor f in ct.static_iter(UNARY):\n"
+                          "    t = f(t)", "t = times2(t)\nt = scaled(t, ", "static_iter"),
     "helper-literal-return": ("u = scale_if(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), -0.5) + 1.0",
                               "scale_if__k_m0p5(", "scale_if(ct.load"),
     "helper-function-argument": ("t = apply(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), times2)",

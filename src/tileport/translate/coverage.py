@@ -581,7 +581,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "re-assign (an `if` names every carried value in its first arm: cuTile Python's order); a `while` "
               "condition's atomic is performed first in each iteration (`loop { ..; if c {} else { break; } .. }`); "
               "a token nothing reads after an `if` (an atomic's result) is not yielded by it, as cuTile Python "
-              "yields none", S, "real_spin_lock"),
+              "yields none; an array both loaded as tiles and updated by atomics (`old = ct.load(best, ..)`, then a "
+              "CAS loop on `best`) orders its views and its pointer ops by its own two tokens", S, "real_spin_lock"),
     Construct("assume-divisible", "`ct.assume_divisible_by(n, D)` of an integer scalar (constant D > 0)",
               "`unsafe { assume_div_by::<_, D>(n) }` with a SAFETY comment; an unsafe site whose precondition is the "
               "kernel's claim", S, "real_idioms3"),
@@ -1072,7 +1073,7 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`ptrs.store(v, mask=)` / `ptrs.atomic_add(v, mask=)`; `x + n - 1 - offs` (a pointer minus offsets); "
               "`tl.max` / `tl.min` of a boolean tile; `tl.umulhi(x, s)` by a run-time scalar; `/` of run-time "
               "scalars (`1.0 / n`) and of integer tiles; `tl.exp` / `tl.sigmoid` of a float argument; `tl.math.erf` / "
-              "`libdevice.erf` of f32",
+              "`libdevice.erf` of f32; `tl.softmax` of a 16-bit row",
               "`ct.gather` / `ct.scatter` at (rows[:, None], y + arange[None, :]) and `ct.atomic_<op>` at the "
               "block's element indices of the descriptor's view (out of bounds read as padding, skipped when "
               "written, as TMA); `tl.store` / `tl.atomic_add` of the pointer; the negated offsets gathered; the "

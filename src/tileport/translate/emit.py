@@ -611,9 +611,11 @@ class Emitter:
                 1 for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and n.args and
                 isinstance(n.args[0], ast.Name) and n.args[0].id == name) == 2
             runtime = self._runtime_arms() if alone else {}
+            # (an acquire-ordered kernel orders every operation on an array by that array's own tokens, the pointer
+            # ops and the views alike: acquire_ordered)
             if any(not _exclusive(arms[id(a)], arms[id(b)]) and
                    not (alone and _exclusive(runtime.get(id(a), ()), runtime.get(id(b), ())))
-                   for a in calls for b in tiled):
+                   for a in calls for b in tiled) and not self._acquire_order_applies():
                 raise self.refuse(calls[0], "store-other", f"array {name!r} is scattered into and also loaded or "
                                                            "stored as tiles")
         for name, calls in stores.items():
@@ -755,6 +757,29 @@ class Emitter:
         after an acquiring one also on the acquire token, a releasing atomic on every array's last operation; loops
         and `if`s carry the tokens their operations re-assign, as cuTile Python's do. Other kernels keep the
         translator's narrower orderings (ordered_in_place and the rest)."""
+        if not self._acquire_order_applies():
+            return False
+        self.acq_mode = True
+        calls = self._memory_calls()
+        order = list(dict.fromkeys(n.args[0].id for n in calls))
+        self.body.append("// Memory operations ordered as cuTile Python's token_order pass orders them (an acquiring "
+                         "atomic: every later operation waits on it; a releasing one on every array's last operation)")
+        for k, arr in enumerate(order):
+            op, st = f"zz_{k:02d}{arr}_token", f"zz_{k:02d}{arr}_wtoken"
+            self.inplace_tokens[arr] = (op, st)
+            self.body.append(f"let mut {op}: Token = get_tensor_token({self.tensor_arg(arr)});")
+            self.body.append(f"let mut {st}: Token = get_tensor_token({self.tensor_arg(arr)});")
+            self.tok_tag[op] = self.tok_tag[st] = "root"
+        self.acq_token = "zz_zz_acquire"
+        self.body.append(f"let mut {self.acq_token}: Token = get_tensor_token({self.tensor_arg(order[0])});")
+        self.tok_tag[self.acq_token] = "root"
+        for arr in order:   # every store goes through its array's tokens (the unchecked form)
+            if arr in self.outputs:
+                self.outputs[arr].general = True
+        return True
+
+    def _acquire_order_applies(self) -> bool:
+        """Whether acquire_ordered orders this kernel (without starting to: no tokens declared)."""
         calls = self._memory_calls()
         atomics = [n for n in calls if self.ct(n.func) in ATOMIC_MODES]
         acquiring = [n for n in atomics if self._acquires(n)]
@@ -778,22 +803,6 @@ class Emitter:
             return False
         if self.slices:
             return False   # (not carried in this form yet: refused where the narrower orderings refuse it)
-        self.acq_mode = True
-        order = list(dict.fromkeys(n.args[0].id for n in calls))
-        self.body.append("// Memory operations ordered as cuTile Python's token_order pass orders them (an acquiring "
-                         "atomic: every later operation waits on it; a releasing one on every array's last operation)")
-        for k, arr in enumerate(order):
-            op, st = f"zz_{k:02d}{arr}_token", f"zz_{k:02d}{arr}_wtoken"
-            self.inplace_tokens[arr] = (op, st)
-            self.body.append(f"let mut {op}: Token = get_tensor_token({self.tensor_arg(arr)});")
-            self.body.append(f"let mut {st}: Token = get_tensor_token({self.tensor_arg(arr)});")
-            self.tok_tag[op] = self.tok_tag[st] = "root"
-        self.acq_token = "zz_zz_acquire"
-        self.body.append(f"let mut {self.acq_token}: Token = get_tensor_token({self.tensor_arg(order[0])});")
-        self.tok_tag[self.acq_token] = "root"
-        for arr in order:   # every store goes through its array's tokens (the unchecked form)
-            if arr in self.outputs:
-                self.outputs[arr].general = True
         return True
 
     def _atomic_order(self, call: ast.Call) -> str:
@@ -7287,7 +7296,9 @@ def emit_kernel(file: Path, kernel_name: str, sig: sigmod.Signature, constant_na
             raise Unsupported(str(file), exc.node, exc.construct, exc.detail) from exc
     else:
         found = kernel_helpers(file, tree, fn)
-    keep = {name for name, _ in sig.params}
+    # (the kernel's parameters keep their names, and so do the helpers it calls: a helper is inlined by its resolved
+    # name, `fn(t)` of a factory's `fn` closing over `_silu`, which is no Rust name)
+    keep = {name for name, _ in sig.params} | set(found)
     for f in (fn, *(h.fn for h in found.values())):
         _escape_rust_keywords(f, keep)
         fold_static_eval(f, sig)

@@ -164,7 +164,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "`parts_0, parts_1, parts_2 = split3(t)`, then the same; a tuple nested in one (`state = ((m, l), n)`, "
             "carried by a loop, `state = step(state, t)` of a helper returning `(m, l), n`): one name per leaf "
             "(`state_0_0`, `state_0_1`, `state_1`), a re-binding unpacked by the nesting (`(state_0_0, state_0_1), "
-            "state_1 = ..`), `state[0]` the tuple of its leaves' names"),
+            "state_1 = ..`), `state[0]` the tuple of its leaves' names; a conditional of tuples bound to the name "
+            "(`state = (mid, hi) if c else (lo, mid)`) is the tuple assignment `state_0, state_1 = ..` of it, "
+            "then tuple-conditional's one `if`"),
     Rewrite("tuple-fold", "a tuple written out (a module tuple, a tuple name's elements, a helper's `*args`) "
             "indexed or sliced by literals (`BM, BN = TILES[:2]`, `ts[1:]`, `p[-1]`), starred in a tuple or a call "
             "(`(*row, 0)`, `f(*pair, x)`), counted (`len(ts)`), joined (`BASE + (BN,)`, `(pid,) + (0,)`); "
@@ -241,6 +243,10 @@ REWRITES: tuple[Rewrite, ...] = (
             "_b)`), at an index known when the kernel compiles (`ACTS = (_ident, _relu, _gelu)`, then `ACTS[ACT](t)`, "
             "ACT a `ct.Constant`, a module constant, a literal, or their arithmetic: `fns[(MODE + 1) % 3]`)", "the call of the function taken, by the module's name for it (`_gelu(t)`), "
             "inlined like any helper: cuTile Python reads the tuple as a constant and calls the function it holds"),
+    Rewrite("helper-table-loop", "`for f in ct.static_iter(CHAIN)` over a tuple holding the user's functions (a "
+            "module tuple, `CHAIN = (_sq, _neg)`, or one a factory's kernel closes over), `f(t)` in the body",
+            "the body once per item with `CHAIN[k]` for `f`, each call then helper-table's call of the function taken "
+            "(`_sq(t)`, `_neg(t)`): cuTile Python unrolls the loop over the constant tuple and inlines each function"),
     Rewrite("helper-literal-return", "a helper returning a conditional expression on parameters given literals "
             "(`def _scale(t, k): return t * k if k != 1 else t`, called `_scale(t, 3)`)", "a copy per call with the "
             "literals in place returning the arm taken (`return t * 3`): cuTile Python folds the test after "
@@ -1607,6 +1613,57 @@ def _root_name(node: ast.AST) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
+def _unroll_helper_table_loops(stmts: list[ast.stmt], env: dict[str, Any], local: set[str]) -> list[ast.stmt]:
+    """`for f in ct.static_iter(CHAIN)` over a tuple holding functions (a module tuple, a factory's closure): the
+    body once per item with `CHAIN[k]` for `f`, for helper-table to fold each call (rewrite helper-table-loop). A
+    loop that jumps (`break`, `continue`, `return`) or re-binds its target is left as it is (refused where it is)."""
+    import cuda.tile as ct
+
+    out: list[ast.stmt] = []
+    for st in stmts:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            out.append(st)
+            continue
+        for field in ("body", "orelse"):
+            if isinstance(getattr(st, field, None), list) and getattr(st, field) and \
+                    isinstance(getattr(st, field)[0], ast.stmt):
+                setattr(st, field, _unroll_helper_table_loops(getattr(st, field), env, local))
+        it = st.iter if isinstance(st, ast.For) else None
+        table = (it.args[0] if it.args else it.keywords[0].value) \
+            if isinstance(it, ast.Call) and len(it.args) + len(it.keywords) == 1 else None
+        if table is None or not isinstance(st.target, ast.Name) or st.orelse or \
+                not isinstance(table, (ast.Name, ast.Attribute)) or _root_name(table) in local or \
+                _root_name(it.func) in local or _static_value(it.func, env) != (True, ct.static_iter):
+            out.append(st)
+            continue
+        ok, value = _static_value(table, env)
+        funcs = ok and isinstance(value, tuple) and any(
+            inspect.isfunction(inspect.unwrap(getattr(v, "_pyfunc", None) or v)) for v in value)
+        target = st.target.id
+        if not funcs or any(isinstance(n, (ast.Break, ast.Continue, ast.Return)) or
+                            (isinstance(n, ast.Name) and n.id == target and not isinstance(n.ctx, ast.Load))
+                            for sub in st.body for n in walk_nodes(sub)):
+            out.append(st)
+            continue
+
+        class Item(ast.NodeTransformer):
+            def __init__(self, k: int):
+                self.k = k
+
+            def visit_Name(self, node: ast.Name) -> ast.AST:
+                if node.id == target and isinstance(node.ctx, ast.Load):
+                    sub = ast.Subscript(copy.deepcopy(table), ast.Constant(self.k), ast.Load())
+                    return _mark(ast.copy_location(sub, node))
+                return node
+
+        for k in range(len(value)):
+            for sub in st.body:
+                new = Item(k).visit(copy.deepcopy(sub))
+                ast.fix_missing_locations(new)
+                out.append(new)
+    return out
+
+
 def _fold_helper_tables(fn: ast.FunctionDef, env: dict[str, Any], local: set[str],
                         constants: dict[str, Any]) -> None:
     """`ACTS[ACT](t)`: a call through a module tuple of the user's functions (`ACTS = (_ident, _relu, _gelu)`, or a
@@ -2575,18 +2632,26 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
             return a if b is None else b
         return tuple(merged(x, y) for x, y in zip(a, b)) if len(a) == len(b) else None
 
+    def tuple_arms(e: ast.expr) -> list[ast.Tuple] | None:   # `(a, b)`, `(a, b) if c else (d, e)`: the tuples
+        if isinstance(e, ast.Tuple):
+            return [e]
+        if isinstance(e, ast.IfExp) and isinstance(e.body, ast.Tuple):
+            rest = tuple_arms(e.orelse)
+            return None if rest is None else [e.body, *rest]
+        return None
+
     shapes: dict[str, tuple] = {}
     for name, sts in bindings.items():
-        tuples = {len(st.value.elts) for st in sts if isinstance(st.value, ast.Tuple)}
+        arms = [a for st in sts for a in tuple_arms(st.value) or ()]
+        tuples = {len(a.elts) for a in arms}
         if name in inlined or name in params or len(sts) != stores.get(name) or len(tuples) != 1 or \
-                0 in tuples or any(isinstance(e, ast.Starred) for st in sts if isinstance(st.value, ast.Tuple)
-                                   for e in st.value.elts) or \
-                not all(isinstance(st.value, ast.Tuple) or (len(sts) > 1 and isinstance(st.value, ast.Call) and
-                                                            isinstance(st.value.func, ast.Name)) for st in sts):
+                0 in tuples or any(isinstance(e, ast.Starred) for a in arms for e in a.elts) or \
+                not all(tuple_arms(st.value) is not None or (len(sts) > 1 and isinstance(st.value, ast.Call) and
+                                                             isinstance(st.value.func, ast.Name)) for st in sts):
             continue
         shape: object = None
-        for st in sts:
-            shape = merged(shape, nesting(st.value))
+        for a in arms:
+            shape = merged(shape, nesting(a))
         shapes[name] = shape   # (a tuple nested in it is split too: `state = ((m, l), n)`, one name per leaf)
 
     def leaves(stem: str, shape: object) -> object:   # the names of a nesting's leaves, nested alike
@@ -2614,9 +2679,10 @@ def _split_tuple_names(fn: ast.FunctionDef, stores: dict[str, int], inlined: set
                 isinstance(st.targets[0], ast.Name) else None
             if name not in split:
                 out.append(st)
-            elif len(bindings[name]) == 1:   # made once: each element bound in order where the tuple was
-                out.extend(bound_once(split[name], st.value, st))
-            else:   # re-bound: all at once (`s_0, s_1 = s_1, s_0` reads the old values), or a helper's results
+            elif len(bindings[name]) == 1 and isinstance(st.value, ast.Tuple):   # made once: each element bound
+                out.extend(bound_once(split[name], st.value, st))              # in order where the tuple was
+            else:   # re-bound: all at once (`s_0, s_1 = s_1, s_0` reads the old values), or a helper's results, or
+                # a conditional of tuples (`s_0, s_1 = (m, h) if c else (l, m)`: one `if`, tuple-conditional)
                 target = spelled(split[name], ast.Store(), st.targets[0])
                 out.append(_mark(ast.copy_location(ast.Assign([target], st.value), st)))
         setattr(owner, part, out)
@@ -3058,6 +3124,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
         _name_lambda_arguments(fn, env)
     nested = _nested_functions(fn) if where is not None else {}
     local = _locals(fn) - set(nested)
+    fn.body = _unroll_helper_table_loops(fn.body, env, local)
     _fold_helper_tables(fn, env, local - set(constants or {}), constants or {})
     attributes = _attribute_helpers(fn, env, local | set(nested))
     called = {**_called_helpers(fn, env, local | set(nested)), **attributes}

@@ -12,6 +12,7 @@ in :attr:`LoadedKernel.absent` (and in a port's verdict)."""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -137,12 +138,17 @@ def _closure_value(v: Any, func: Any, module: Any, depth: int) -> Any:
     if isinstance(v, tuple) and depth < CLOSURE_DEPTH:   # a tile shape `(BM, BN)`, a table of constants
         return {"tuple": [_closure_value(e, func, module, depth + 1) for e in v]}
     inner = getattr(v, "__wrapped__", v) if getattr(v, "_cutile_function_wrapper", False) else v
-    if (inspect.isfunction(inner) and "<locals>" in def_qualname(inner) and depth < CLOSURE_DEPTH
-            and inspect.getsourcefile(inner) == inspect.getsourcefile(func)):
+    if inspect.isfunction(inner) and "<locals>" in def_qualname(inner) and depth < CLOSURE_DEPTH:
         # a helper the factory made beside the kernel (`@ct.function def _post(t)` over the factory's arguments):
-        # by its `def` line and the values it closes over in turn
-        return {"function": def_name(inner), "line": def_line(inner), "tile_function": inner is not v,
-                "closure": _closure_values(inner, module, depth + 1)}
+        # by its `def` line and the values it closes over in turn; one a function of another module made (`sc =
+        # helpers.make_scale(0.5)`, its `def scale(x)` over `s`) names that module too
+        home = sys.modules.get(getattr(inner, "__module__", None) or "")
+        same = inspect.getsourcefile(inner) == inspect.getsourcefile(func)
+        if same or (home is not None and getattr(home, "__file__", None) and def_name(inner) != "<lambda>" and
+                    inspect.getsourcefile(inner) == inspect.getsourcefile(home)):
+            return {"function": def_name(inner), "line": def_line(inner), "tile_function": inner is not v,
+                    "closure": _closure_values(inner, module if same else home, depth + 1)} | \
+                ({} if same else {"module": inner.__module__})
     qualified = _qualified_name(v)
     if qualified is not None:
         return {"qualified": qualified}
@@ -230,6 +236,14 @@ def _closure_object(name: str, value: Any, module: Any, path: Path, ref: str) ->
                                   f"({type(exc).__name__}: {exc})") from None
     if isinstance(value.get("function"), str) and isinstance(value.get("line"), int) and \
             isinstance(value.get("closure", {}), (dict, type(None))):
+        if isinstance(value.get("module"), str):   # (a function another module's function made)
+            try:
+                module = sys.modules.get(value["module"]) or importlib.import_module(value["module"])
+                path = Path(inspect.getsourcefile(module))
+            except (ImportError, TypeError, ValueError) as exc:
+                raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, a function module "
+                                      f"{value['module']} made, which is not found here ({type(exc).__name__}: "
+                                      f"{exc})") from None
         fn = _rebuilt_function(module, path, value["function"], value["line"], value.get("closure"), ref)
         return ct.function(fn) if value.get("tile_function") else fn
     raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, a {value.get('unknown', value)} the capture "
@@ -595,6 +609,43 @@ def _kernels_named(module: Any, name: str) -> dict[str, Any]:
     return found
 
 
+def _kernels_elsewhere(module: Any, path: Path, func: Any) -> dict[str, Any]:
+    """Kernels made of ``func`` (a module-level function of ``module``, no kernel there) by another module of its
+    package (`axpy = ct.kernel(axpy_body)` in `ops.py` over `from .bodies import axpy_body`): searched in the
+    package's modules already imported (loading ``module`` imported its package), then in those of ``module``'s own
+    folder not imported yet. By `MODULE.where`."""
+    pkg = package_name(path)
+    if pkg is None:
+        return {}
+    root = pkg[0].resolve()
+
+    def search(mods: list[Any]) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for m in mods:
+            for where, k in _kernels_named(m, func.__name__).items():
+                if k._pyfunc is func and all(k is not o for o in found.values()):
+                    found[f"{m.__name__}.{where}"] = k
+        return found
+
+    def under_root(m: Any) -> bool:
+        f = getattr(m, "__file__", None)
+        return isinstance(f, str) and m is not module and Path(f).resolve().is_relative_to(root)
+
+    found = search([m for m in list(sys.modules.values()) if under_root(m)])
+    if found or not module.__name__.count("."):
+        return found
+    package = module.__name__.rsplit(".", 1)[0]
+    siblings = []
+    for f in sorted(path.parent.glob("*.py")):
+        name = f"{package}.{f.stem}"
+        if f.stem != "__init__" and f.resolve() != path and name not in sys.modules:
+            try:
+                siblings.append(importlib.import_module(name))
+            except Exception:   # (a sibling that does not import here holds no kernel we could load)
+                continue
+    return search(siblings)
+
+
 def _nested_defs(path: Path, name: str) -> list[int]:
     """The lines of the ``def NAME`` inside functions of ``path``."""
     import ast
@@ -628,6 +679,8 @@ def load_kernel(ref: str, closure: dict | None = None) -> LoadedKernel:
         found = _kernels_named(module, name)
         if obj is not None:   # only the kernels made of this very function
             found = {w: k for w, k in found.items() if k._pyfunc is obj}
+        if not found and inspect.isfunction(obj):
+            found = _kernels_elsewhere(module, path.resolve(), obj)
         if len(found) > 1 and len({id(k._pyfunc) for k in found.values()}) == 1:
             # kernels of one module-level function that differ only by their hints (`k = ct.kernel(_body)`,
             # `k_occ = ct.kernel(occupancy=2)(_body)`): a capture records each launch's hints, and a port is made at
