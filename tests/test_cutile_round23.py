@@ -295,3 +295,26 @@ def test_a_static_loop_over_a_closed_over_tuple_of_functions(tmp_path):
     text = ast.unparse(out)
     assert "t = _neg(t)\n    t = _sq(t)\n    t = _neg(t)" in text and "static_iter" not in text, text
     assert set(helpers) == {"_neg", "_sq"}, helpers
+
+
+def test_a_factory_given_a_builtin_as_its_helper(tmp_path):
+    """`make(abs, 2.0)` of a factory whose kernel calls `act(t)` (round 23's `u_more` `lam`): the capture records
+    `{"qualified": "builtins:abs"}`, but `act` named no helper (refused: "call `act(...)`": a builtin is no Python
+    function to inline). A name bound to a builtin BUILTIN_CALLS maps (abs, min, max, divmod, print) is that
+    builtin's call, as the builtin's own name is (`ct.abs(t)`)."""
+    import importlib.util
+
+    from tileport.translate.helpers import kernel_def
+    from tileport.translate.resolve import resolve
+
+    code = ("import cuda.tile as ct\n\n\ndef make(act):\n    @ct.kernel\n    def k(x, y, B: ct.Constant[int]):\n"
+            "        i = ct.bid(0)\n        ct.store(y, (i,), act(ct.load(x, (i,), (B,))))\n    return k\n\n\n"
+            "K = make(abs)\n")
+    src = tmp_path / "builtin_factory.py"
+    src.write_text(code)
+    spec = importlib.util.spec_from_file_location("builtin_factory", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    py = mod.K._pyfunc if hasattr(mod.K, "_pyfunc") else mod.K.__wrapped__
+    out, _ = resolve(kernel_def(ast.parse(code), "k", py.__code__.co_firstlineno), py)
+    assert "ct.abs(ct.load(" in ast.unparse(out) and "act(" not in ast.unparse(out), ast.unparse(out)

@@ -89,6 +89,13 @@ RESOLVED_CALLS = frozenset({"ensure_constant", "static_exception"})
 BUILTIN_CALLS = {"min": "minimum", "max": "maximum", "abs": "abs", "divmod": "divmod", "print": "print"}
 
 
+def _builtin_named(value: Any) -> str | None:
+    """The name of the builtin ``value`` is, where BUILTIN_CALLS maps it (a function a factory was given: `abs`)."""
+    import builtins
+
+    return next((n for n in BUILTIN_CALLS if getattr(builtins, n) is value), None) if callable(value) else None
+
+
 @dataclass(frozen=True)
 class Rewrite:
     id: str
@@ -719,6 +726,11 @@ class _Resolver(ast.NodeTransformer):
         elif isinstance(f, ast.Name) and f.id in BUILTIN_CALLS and f.id not in self.local \
                 and f.id not in self.env and not node.keywords:
             node = _mark(ast.copy_location(ast.Call(_attr_chain(f"ct.{BUILTIN_CALLS[f.id]}", f), node.args, []), node))
+        elif isinstance(f, ast.Name) and f.id not in self.local and not node.keywords and \
+                (builtin := _builtin_named(self.env.get(f.id))) is not None:
+            # `act(t)` of a factory's `act` that is the builtin `abs` (`make(abs, ..)`): the builtin's call
+            node = _mark(ast.copy_location(ast.Call(_attr_chain(f"ct.{BUILTIN_CALLS[builtin]}", f), node.args, []),
+                                           node))
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and \
                 node.func.attr in UNARY_OPERATOR_FUNCTIONS and len(node.args) == 1 and not node.keywords:
             out = ast.UnaryOp(UNARY_OPERATOR_FUNCTIONS[node.func.attr](), node.args[0])
