@@ -18,8 +18,8 @@ from ..frontends.arrays import array_facts
 from ..frontends.cutile_py.loader import load_kernel
 from ..frontends.triton.capture import bind, flatten_tuples, grid_of, is_descriptor, jit_params
 from ..frontends.triton.launch_hints import launch_hints
-from ..frontends.triton.views import (View, as_view, descriptor_values, narrow_rows, string_codes, tma_stores,
-                                      view_layout)
+from ..frontends.triton.views import (View, ViewError, as_view, descriptor_values, narrow_rows, reads_at,
+                                      string_codes, tma_stores, view_layout)
 
 
 class TritonPortError(TileportError):
@@ -95,6 +95,11 @@ class PortedKernel:
     def __getitem__(self, grid: Any):
         return lambda *args, **kwargs: self.run(grid, args, kwargs)
 
+    def _reads(self, param: str, bound: dict) -> bool:
+        """Whether the lowered kernel reads ``param`` at a launch of these constexpr values (views.reads_at)."""
+        constants = {p["name"]: bound[p["name"]] for p in self.report["params"] if p["kind"] == "constant"}
+        return reads_at(Path(self.lowered_path).read_text(), self.name, param, constants)
+
     def lowered_args(self, bound: dict) -> tuple:
         for r in self.report.get("refused_launches", []):   # a constexpr arm the port was not lowered for
             if r["when"] and all(k in bound and bound[k] == v for k, v in r["when"].items()):
@@ -125,7 +130,12 @@ class PortedKernel:
                         raise TritonPortError(f"{self.name}: argument {p['name']} must be a tensor, got "
                                               f"{type(v).__name__}")
                     layout = facts.shape, facts.strides
-                shape, strides = view_layout(view, *layout, values)
+                try:
+                    shape, strides = view_layout(view, *layout, values)
+                except ViewError:   # a pointer only a constexpr branch this launch skips reads: passed as it is
+                    if self._reads(p["name"], bound):
+                        raise
+                    shape, strides = layout
                 if p["name"] in self.tma_stores and narrow_rows(shape, strides):
                     raise TritonPortError(
                         f"{self.name}: {p['name']} is viewed as rows narrower than their stride (shape {shape}, "

@@ -13,12 +13,13 @@ import functools
 import inspect
 import textwrap
 import types
+from pathlib import Path
 from typing import Any
 
 from ...spec.signature import ConstSig, ScalarSig, Signature
 from ..arrays import (ArrayFacts, CaptureError, LaunchRejected, array_facts, array_sig, describe_arg,
                       grid_extents)
-from .views import View, descriptor_values, string_codes, view_layout
+from .views import View, ViewError, descriptor_values, reads_at, string_codes, view_layout
 from .launch_hints import constexpr_values, launch_hints
 
 #: Triton launch keywords that are options, not kernel arguments
@@ -407,14 +408,19 @@ def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
             values |= descriptor_values(d["name"], d["shape"], d["strides"])
     values |= string_codes(report["params"], values)
     params, described = [], []
+    file, _, name = lowered_ref.rpartition("::")
+    constants = {p["name"]: values[p["name"]] for p in report["params"] if p["kind"] == "constant"}
     for p in report["params"]:
         d = by_name[p["name"]]
         if p["kind"] == "array":
             view = View.from_json(report["views"][p["name"]]) if p["name"] in report["views"] else None
-            if view is None:  # a pointer the kernel never dereferences: passed as it is
-                shape, strides = tuple(d["shape"]), tuple(d["strides"])
-            else:
-                shape, strides = view_layout(view, d["shape"], d["strides"], values)
+            shape, strides = tuple(d["shape"]), tuple(d["strides"])   # (a pointer never dereferenced: as it is)
+            if view is not None:
+                try:
+                    shape, strides = view_layout(view, d["shape"], d["strides"], values)
+                except ViewError:   # (a pointer only a constexpr branch this launch skips reads: as it is)
+                    if reads_at(Path(file).read_text(), name, p["name"], constants):
+                        raise
             facts = ArrayFacts(d["dtype"], shape, strides, d["data_ptr_mod_16"])
             # (calling convention v1, no static extents: the lowered kernel's views are tileport's, not launched
             # by ct.launch, whose extent-1 rule (arrays.static_shape) is left out here until checked for them)
@@ -429,7 +435,6 @@ def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
             params.append((p["name"], ScalarSig(d["dtype"])))
             described.append(dict(d))
     sig = Signature(tuple(params))
-    file, _, name = lowered_ref.rpartition("::")
     # kernel options a hints file gives this launch (frontends/triton/launch_hints.py): its own variant, as a
     # cuTile launch through kernel.replace_hints(..) is
     hints = launch_hints(report, constexpr_values(launch))

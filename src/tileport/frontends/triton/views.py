@@ -305,6 +305,30 @@ def _split_extents(view: View, vstrides: Sequence[int], ext: Sequence[int | None
     return out
 
 
+def reads_at(source: str, kernel: str, param: str, constants: Mapping[str, Any]) -> bool:
+    """Whether the lowered ``kernel`` in ``source`` names ``param`` in code a launch with these constexpr values runs:
+    an `if` whose test the constants decide runs its taken arm only (cuTile folds it), any other code counts. A
+    pointer a launch does not read (``gb_ptr`` under ``if NEED_B:`` launched with NEED_B=False, a stride-0 dummy
+    passed for it) needs no view that fits; one that is read does."""
+    fn = next((n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef) and n.name == kernel), None)
+    if fn is None:
+        return True
+
+    def names(node: ast.AST) -> bool:
+        if isinstance(node, ast.Name) and node.id == param:
+            return True
+        if isinstance(node, ast.If):
+            try:
+                taken = _truth(node.test, constants, "a constexpr test", ast.unparse(node.test))
+            except (ViewError, TypeError, ValueError):
+                taken = None
+            if taken is not None:
+                return any(names(s) for s in (node.body if taken else node.orelse))
+        return any(names(c) for c in ast.iter_child_nodes(node))
+
+    return any(names(s) for s in fn.body)
+
+
 def string_codes(params: Sequence[Mapping[str, Any]], args: Mapping[str, Any]) -> dict[str, int]:
     """The codes of the string constexprs among ``args`` that the lowering report's ``params`` number (``codes``:
     a string the launches disagreed on; its view extents are chosen per arm on the code), by parameter name."""
