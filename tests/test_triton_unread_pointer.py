@@ -86,3 +86,16 @@ def test_a_dummy_for_a_pointer_the_launch_does_not_read_is_passed_as_it_is(tmp_p
     assert "gb_ptr=f32[?%16]/1" in on
     with pytest.raises(ViewError, match="gb_ptr: the kernel reads shape"):   # read: the dummy is refused
         lowered_launch(_launch(ref, True, 0), low.report(), lowered_ref)
+
+
+def test_an_unread_dummy_of_another_rank_is_still_refused(tmp_path):
+    """As it is, a rank-2 dummy would change the entry's rank-1 parameter: refused with the view's reason."""
+    src = tmp_path / "k.py"
+    src.write_text(KERNEL)
+    ref = f"{src}::grads"
+    low = lower_from_launches(ref, [_launch(ref, False, 0), _launch(ref, True, 1)])
+    lowered_ref = f"{low.write(tmp_path / 'out' / 'lowered.py')}::{low.kernel.name}"
+    flat = _launch(ref, False, 0)
+    flat["args"][3] |= {"shape": [4, 4], "strides": [0, 0]}
+    with pytest.raises(ViewError, match="gb_ptr"):
+        lowered_launch(flat, low.report(), lowered_ref)

@@ -133,8 +133,8 @@ class PortedKernel:
                 try:
                     shape, strides = view_layout(view, *layout, values)
                 except ViewError:   # a pointer only a constexpr branch this launch skips reads: passed as it is
-                    if self._reads(p["name"], bound):
-                        raise
+                    if len(view.dims) != len(layout[0]) or self._reads(p["name"], bound):
+                        raise   # (of another rank than the view's, it would change the entry's parameter type)
                     shape, strides = layout
                 if p["name"] in self.tma_stores and narrow_rows(shape, strides):
                     raise TritonPortError(

@@ -419,8 +419,8 @@ def lowered_launch(launch: dict, report: dict, lowered_ref: str) -> dict:
                 try:
                     shape, strides = view_layout(view, d["shape"], d["strides"], values)
                 except ViewError:   # (a pointer only a constexpr branch this launch skips reads: as it is)
-                    if reads_at(Path(file).read_text(), name, p["name"], constants):
-                        raise
+                    if len(view.dims) != len(shape) or reads_at(Path(file).read_text(), name, p["name"], constants):
+                        raise   # (of another rank than the view's, it would change the entry's parameter type)
             facts = ArrayFacts(d["dtype"], shape, strides, d["data_ptr_mod_16"])
             # (calling convention v1, no static extents: the lowered kernel's views are tileport's, not launched
             # by ct.launch, whose extent-1 rule (arrays.static_shape) is left out here until checked for them)
