@@ -148,6 +148,19 @@ def load_module(path: Path, name: str):
     return module
 
 
+#: a Triton copy kernel as host code (host_program's text) for the Triton runner's tests
+TRITON_COPY_KERNEL = '''\
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+'''
+
+
 def host_program(tmp_path: Path, text: str) -> Path:
     """``text`` (dedented) written as ``tmp_path/host/prog.py``, a host program a capture test runs."""
     host = tmp_path / "host"

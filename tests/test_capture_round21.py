@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch", reason="tileport corpus capture drives torc
 from tileport.corpus.capture import Options, _classify, run, summary_lines  # noqa: E402
 from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
 
-from conftest import host_program  # noqa: E402
+from conftest import TRITON_COPY_KERNEL, host_program  # noqa: E402
 from tileport.errors import InputError  # noqa: E402
 
 
@@ -303,16 +303,7 @@ def test_triton_runner_leaves_benchmark_shapes_and_grids_alone(tmp_path: Path):
     pytest.importorskip("triton")
     from tileport.corpus.tritonrun import TritonRunner
 
-    f = host_program(tmp_path, '''\
-        import triton
-        import triton.language as tl
-
-
-        @triton.jit
-        def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
-            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-            tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
-    ''')
+    f = host_program(tmp_path, TRITON_COPY_KERNEL)
     kernel = runpy.run_path(str(f))["copy_kernel"]
 
     class Emu:

@@ -17,7 +17,7 @@ torch = pytest.importorskip("torch", reason="tileport corpus capture drives torc
 from tileport.corpus.capture import Options, _classify, run, test_files  # noqa: E402
 from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
 
-from conftest import host_program  # noqa: E402
+from conftest import TRITON_COPY_KERNEL, host_program  # noqa: E402
 
 
 def test_memory_statistics_count_the_emulated_cuda_allocations(tmp_path: Path):
@@ -267,16 +267,7 @@ def test_the_interpreters_time_limit_tells_the_course_after_the_first_program(tm
     pytest.importorskip("triton")
     from tileport.corpus import tritonrun
 
-    f = host_program(tmp_path, '''\
-        import triton
-        import triton.language as tl
-
-
-        @triton.jit
-        def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
-            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-            tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
-    ''')
+    f = host_program(tmp_path, TRITON_COPY_KERNEL)
     kernel = runpy.run_path(str(f))["copy_kernel"]
 
     class Emu:

@@ -55,7 +55,7 @@ import os
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 GiB = 1 << 30
 MiB = 1 << 20
@@ -470,15 +470,7 @@ class Emulation:
 
     def _from_tainted(self, args: tuple, kwargs: dict) -> bool:
         """Is a tensor among an op's arguments (or in a list / tuple of them) one a kernel wrote?"""
-        import torch
-
-        for a in (*args, *kwargs.values()) if kwargs else args:
-            if isinstance(a, torch.Tensor):
-                if self._tainted(a):
-                    return True
-            elif isinstance(a, (list, tuple)) and any(isinstance(t, torch.Tensor) and self._tainted(t) for t in a):
-                return True
-        return False
+        return _some_tensor(args, kwargs, self._tainted)
 
     def _tainted(self, t: Any) -> bool:
         try:
@@ -779,13 +771,18 @@ _COMPARISONS = {"isclose", "allclose", "equal"}
 
 def _on_counted(mem: MemoryStats, args: tuple, kwargs: dict) -> bool:
     """Is a tensor among an op's arguments (or in a list / tuple of them) one counted on the emulated CUDA device?"""
+    return _some_tensor(args, kwargs, mem.holds)
+
+
+def _some_tensor(args: tuple, kwargs: dict, test: Callable[[Any], bool]) -> bool:
+    """Does ``test`` hold for a tensor among an op's arguments, or in a list / tuple of them?"""
     import torch
 
     for a in (*args, *kwargs.values()) if kwargs else args:
         if isinstance(a, torch.Tensor):
-            if mem.holds(a):
+            if test(a):
                 return True
-        elif isinstance(a, (list, tuple)) and any(isinstance(t, torch.Tensor) and mem.holds(t) for t in a):
+        elif isinstance(a, (list, tuple)) and any(isinstance(t, torch.Tensor) and test(t) for t in a):
             return True
     return False
 
