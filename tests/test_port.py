@@ -1568,6 +1568,42 @@ def unit_sum(x, head, out, B: ct.Constant[int]):
     t = ct.load(x, index=(i // H + i % H,), shape=(B,), padding_mode=ct.PaddingMode.ZERO)
     ct.atomic_add(out, 0, ct.sum(t))
 """, ["x=f32[?]/1, head=f32[?,1]/1,1, out=f32[1]/1, B=#64", "x=f32[?]/1, head=f32[?,?]/?,1, out=f32[?]/1, B=#64"]),
+    # numpy scalars, typed by their dtype in cuTile Python (a Python float is weak): a module's np.float64 (an f64
+    # constant of all its digits: the product f64), np.float32 on an f16 tile (the product f32), np.int32 on an
+    # i16 tile, a numpy bool in a constant `if`
+    "np_scalars": ("""
+import numpy as np
+
+LOG2E = np.log2(np.e)
+HALF = np.float32(0.5)
+ONE = np.int32(1)
+ON = np.bool_(True)
+
+
+@ct.kernel
+def np_scalars(x, c, y, z, B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0),), (B,))
+    u = (t * LOG2E).astype(ct.float16) + (t * HALF).astype(ct.float16)
+    if ON:
+        u = u * 2.0
+    ct.store(y, (ct.bid(0),), u)
+    ct.store(z, (ct.bid(0),), (ct.load(c, (ct.bid(0),), (B,)) + ONE).astype(ct.int16))
+""", ["x=f16[?]/1, c=i16[?]/1, y=f16[?]/1, z=i16[?]/1, B=#128"]),
+    # a numpy scalar a factory's kernel closes over (captured as {"numpy": "float32", "value": 0.5})
+    "np_factory": ("""
+import numpy as np
+
+
+def make_scale(s):
+    @ct.kernel
+    def np_factory(x, y, B: ct.Constant[int]):
+        t = ct.load(x, (ct.bid(0),), (B,))
+        ct.store(y, (ct.bid(0),), (t * s).astype(x.dtype))
+    return np_factory
+
+
+half_kernel = make_scale(np.float32(0.5))
+""", ["x=f16[?]/1, y=f16[?]/1, B=#128", "x=f32[?]/1, y=f32[?]/1, B=#128"]),
 }
 
 

@@ -3683,9 +3683,10 @@ class Emitter:
                 if shape_node is None or dtype_node is None or lit is None:
                     raise self.refuse(node, "full", f"ct.{op} with a non-literal value of another dtype")
                 shape, dt = self.shape_of(shape_node), self.dtype_of(dtype_node)
-                if dt == "f64" and isinstance(lit, float):
+                if dt == "f64" and isinstance(lit, float) and not getattr(value_node, "tileport_exact", False):
                     # a Python float is an f32 constant in cuTile Python, also filling an f64 tile
-                    # (`ct.full(.., 2.718281828459045, ct.float64)` is 2.7182817459106445)
+                    # (`ct.full(.., 2.718281828459045, ct.float64)` is 2.7182817459106445); a numpy f64 scalar
+                    # resolve spelled so (`LOG2E = np.log2(np.e)`) keeps its digits
                     lit = _f32(lit)
                 if dt.startswith(("f", "bf")):
                     code = _float_constant(float(lit), dt, ", ".join(shape))

@@ -395,6 +395,8 @@ def static_node(value: Any, like: ast.AST) -> ast.expr | None:
                                                     ast.Load()), like))   # (`operator.add`, `add` imported)
         out.tileport_operator = PYTHON_OPERATORS[value]
         return out
+    if type(value).__module__ == "numpy" and getattr(value, "shape", None) == () and hasattr(value, "item"):
+        return _numpy_scalar_node(value, like)
     if isinstance(value, bool) or (isinstance(value, (int, float)) and not isinstance(value, enum.Enum)):
         return _mark(ast.copy_location(ast.Constant(value), like))
     if isinstance(value, (enum.IntEnum, enum.IntFlag)) and not type(value).__module__.startswith("cuda.tile"):
@@ -436,6 +438,28 @@ def static_node(value: Any, like: ast.AST) -> ast.expr | None:
         if name is not None:
             return _attr_chain(f"ct.{name}", like)
     return None
+
+
+def _numpy_scalar_node(value: Any, like: ast.AST) -> ast.expr | None:
+    """A numpy scalar (a module's `HALF = np.float32(0.5)`, `LOG2E = np.log2(np.e)`, a factory's
+    `make(np.float32(s))`): cuTile Python types it as a constant of its own dtype — a 0-d tile of that dtype, where
+    a Python float is weakly typed (`t * HALF` of an f16 tile is f32; `np.float64` is f64 even though it is a
+    Python float too) — spelled as that 0-d tile, ``ct.full((), 0.5, dtype=ct.float32)`` (the same Tile IR); a
+    numpy bool is a bool."""
+    item = value.item()
+    if isinstance(item, bool):
+        return _mark(ast.copy_location(ast.Constant(item), like))
+    name = FOREIGN_DTYPES.get(str(value.dtype))
+    if name is None or not isinstance(item, (int, float)) or item != item or item in (float("inf"), float("-inf")):
+        return None   # (a complex, a datetime; NaN and infinities have no literal spelling here)
+    value_node = ast.Constant(item)
+    value_node.tileport_exact = True   # (an f64 constant of all its digits: not a Python float's f32 constant)
+    call = ast.Call(_attr_chain("ct.full", like), [ast.Tuple([], ast.Load()), value_node],
+                    [ast.keyword("dtype", _attr_chain(f"ct.{name}", like))])
+    for n in walk_nodes(call):
+        ast.copy_location(n, like)
+        _mark(n)
+    return call
 
 
 def _locals(fn: ast.FunctionDef) -> set[str]:

@@ -88,7 +88,7 @@ def def_line(func: Any) -> int:
 
 
 #: what a captured closure value is written as when it is not a plain JSON value
-CLOSURE_FORMS = ("dtype", "global", "enum", "tuple", "function", "qualified", "unknown")
+CLOSURE_FORMS = ("dtype", "global", "enum", "tuple", "numpy", "function", "qualified", "unknown")
 
 #: how deep closure values nest (a tuple of tuples, a helper the factory made over its own closure)
 CLOSURE_DEPTH = 4
@@ -129,6 +129,11 @@ def _closure_value(v: Any, func: Any, module: Any, depth: int) -> Any:
         cls = type(v)
         where = {} if cls.__module__ == func.__module__ else {"module": cls.__module__}
         return {"enum": cls.__qualname__, "member": v.name, **where}
+    if type(v).__module__ == "numpy" and getattr(v, "shape", None) == () and hasattr(v, "item") and \
+            isinstance(v.item(), (bool, int, float)):
+        # a numpy scalar (`make(np.float32(0.5))`): cuTile Python types it by its dtype, unlike the Python number
+        # (np.float64 is a Python float too, but an f64 constant there)
+        return {"numpy": str(v.dtype), "value": v.item()}
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if type(v).__name__ in ("DType", "dtype") and isinstance(getattr(v, "name", None) or str(v), str):
@@ -193,8 +198,9 @@ def closure_values(func: Any) -> dict | None:
     """The values a kernel made inside a function closes over, each as the capture records it: a bool, int, float,
     str or None as itself; an enum member ``{"enum": CLASS, "member": NAME}`` (``"module"`` when its class is
     another module's); a dtype (cuda.tile's or torch's) ``{"dtype": NAME}``; a module-level object of the kernel's
-    module (a helper, a table) ``{"global": NAME}``; a tuple ``{"tuple": [..]}`` of such values; a function the
-    factory made in the kernel's file (a ``@ct.function`` helper) ``{"function": NAME, "line": DEF_LINE,
+    module (a helper, a table) ``{"global": NAME}``; a tuple ``{"tuple": [..]}`` of such values; a numpy scalar
+    ``{"numpy": DTYPE, "value": V}`` (cuTile Python types it by its dtype); a function the factory made in the
+    kernel's file (a ``@ct.function`` helper) ``{"function": NAME, "line": DEF_LINE,
     "tile_function": BOOL, "closure": {..}}``; a function or class another module defines (`operator.add` picked
     from a table) ``{"qualified": "MODULE:QUALNAME"}``; anything else ``{"unknown": TYPE}`` (its kernel cannot be
     rebuilt from the capture). None when it closes over nothing."""
@@ -211,6 +217,14 @@ def _closure_object(name: str, value: Any, module: Any, path: Path, ref: str) ->
         return value
     if isinstance(value.get("dtype"), str) and hasattr(ct, value["dtype"]):
         return getattr(ct, value["dtype"])
+    if isinstance(value.get("numpy"), str) and isinstance(value.get("value"), (bool, int, float)):
+        import numpy as np
+
+        try:
+            return np.dtype(value["numpy"]).type(value["value"])
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, a numpy {value['numpy']} "
+                                  f"{value['value']!r} not made again here ({type(exc).__name__}: {exc})") from None
     if isinstance(value.get("global"), str) and value["global"] in vars(module):
         return vars(module)[value["global"]]
     if isinstance(value.get("tuple"), list):
