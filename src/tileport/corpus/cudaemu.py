@@ -44,16 +44,23 @@
   device, the allocator's memory history, and a CPU-only build's "no CUDA here" answers are the GPU's too;
 * the tensors a launch is given (``kernel_args``), and tensors of up to ``FOLLOWED_ELEMENTS`` computed from them,
   are what the kernels (not run) would write: the host code's reads of their values (``.item()``, ``.tolist()``, ``int(t)``, a truth test) are
-  counted by file:line in ``output_reads`` — launches sized or decided by them may differ from the GPU's.
+  counted by file:line in ``output_reads`` — launches sized or decided by them may differ from the GPU's;
+* host code torch calls from C++ while it answers an op (torch takes a function mode off the stack while its
+  handler runs) runs with the mode entered again (``_reentry_patches``): a custom op's kernel, the whole backward
+  pass (an ``autograd.Function``'s backward, registered backwards, tensor / grad_fn / module hooks), saved-tensor
+  hooks, a host's ``TorchDispatchMode`` and tensor subclass ``__torch_dispatch__`` see CUDA as the forward does.
 
 Everything is restored on exit. ``Emulation.notes`` lists what was answered, for the caller to print.
 """
 from __future__ import annotations
 
 import contextlib
+import functools
+import inspect
 import os
 import sys
 import threading
+import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -437,6 +444,9 @@ class Emulation:
     #: tileport itself): a project with its virtualenv inside it, or a capture run from a folder above one
     host_excludes: tuple[str, ...] = field(default_factory=lambda: installed_code_roots())
     _seen: set[str] = field(default_factory=set)
+    #: a host callback torch calls from C++ (a custom op's kernel, a backward) run with the emulation's mode
+    #: (``_reentering``; set by ``emulate``)
+    reenter: Callable[[Any], Any] = field(default=lambda fn: fn)
     #: tensors made pinned (`pin_memory()`, `pin_memory=True`) by id, held weakly: `is_pinned()` answers for them
     pinned: Any = field(default_factory=lambda: __import__("weakref").WeakValueDictionary())
     #: storages a kernel launch was given (by data pointer, a tensor of it held weakly) and tensors computed from
@@ -536,6 +546,12 @@ class Emulation:
         ] + (["numeric comparisons answer 'close' (torch.isclose/allclose/equal, so testing.assert_close passes): "
               "the kernels did not run; a test goes on as it does on the GPU, to its later launches"]
              if self.compare_pass else [])
+
+    def host_code(self, fn: Any) -> bool:
+        """Is function ``fn`` (unwrapped) defined in host code?"""
+        code = getattr(inspect.unwrap(fn), "__code__", None) if callable(fn) else None
+        name = code.co_filename if code is not None else ""
+        return name.startswith(self.host_roots) and not name.startswith(self.host_excludes)
 
     def from_host(self, depth: int = 2) -> bool:
         """Is the frame ``depth`` levels up (the code that touched the tensor) under one of the host roots?"""
@@ -1461,6 +1477,8 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
     def impl(self: Any, op_name: Any, fn: Any, dispatch_key: str = "", *, with_keyset: bool = False,
              allow_override: bool = False) -> Any:
         key = dispatch_key or self.dispatch_key
+        if registered_by_host():   # (the dispatcher calls it from C++: without the emulation's mode, reentered)
+            fn = emu.reenter(fn)
         cpu_key = {"CUDA": "CPU", "AutogradCUDA": "AutogradCPU", "SparseCUDA": "SparseCPU"}.get(key)
         op = op_name if isinstance(op_name, str) else getattr(getattr(op_name, "_schema", None), "name", "?")
         name = f"{self.ns}/{op.split('::')[-1]}"
@@ -1528,6 +1546,73 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
     return out
 
 
+def _reentering(fn: Any, mode_class: type, on: list[bool]) -> Any:
+    """``fn`` (a host callback torch calls from C++) running with the emulation's mode entered again when it is not
+    on this thread's stack (``on[0]``: only while emulating; a wrapped callback outlives it unchanged)."""
+    from torch.overrides import _get_current_function_mode_stack
+
+    if getattr(fn, "__tileport_reenters__", False) or not callable(fn):
+        return fn
+
+    @functools.wraps(fn)
+    def call(*a: Any, **k: Any) -> Any:
+        if not on[0] or any(isinstance(m, mode_class) for m in _get_current_function_mode_stack()):
+            return fn(*a, **k)
+        with mode_class():
+            return fn(*a, **k)
+
+    call.__tileport_reenters__ = True   # type: ignore[attr-defined]
+    return call
+
+
+def _reentry_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
+    """(owner, attribute, stand-in) that enter the emulation's mode again in the host code torch runs from C++ while
+    an op of the host code is being answered. torch takes a function mode off the thread's stack while its handler
+    runs, so what the op itself calls back ran without it — the autograd engine's whole backward pass
+    (``loss.backward()``, ``torch.autograd.grad``: an ``autograd.Function``'s backward, a custom op's registered
+    backward, a reentrant checkpoint's recompute, tensor, grad_fn and module backward hooks), saved-tensor hooks, a
+    host's ``TorchDispatchMode`` or tensor subclass ``__torch_dispatch__`` / ``__torch_function__`` (and a custom op's
+    kernel: ``Library.impl`` in ``_torch_patches``): host code there saw its tensors on the CPU (``g.is_cuda``
+    False, ``g.device`` cpu: a backward's CPU fallback taken, its launches lost) and ``torch.empty(..,
+    device="cuda")`` asked the driver. Each runs with the mode entered again (``emu.reenter``)."""
+    import torch
+    import torch.autograd.graph as graph
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    reenter = emu.reenter
+    engine = reenter(graph._engine_run_backward)
+    out: list[tuple[Any, str, Any]] = [(graph, "_engine_run_backward", engine)]
+    if getattr(torch.autograd, "_engine_run_backward", None) is graph._engine_run_backward:
+        out.append((torch.autograd, "_engine_run_backward", engine))   # (backward() and grad() call this name)
+
+    hooks_init = graph.saved_tensors_hooks.__init__
+
+    @functools.wraps(hooks_init)
+    def saved_hooks(self: Any, pack_hook: Any, unpack_hook: Any) -> None:
+        hooks_init(self, reenter(pack_hook), reenter(unpack_hook))
+
+    out.append((graph.saved_tensors_hooks, "__init__", saved_hooks))
+    enter = TorchDispatchMode.__enter__
+
+    def dispatch_enter(self: Any) -> Any:
+        if emu.host_code(type(self).__torch_dispatch__) and "__torch_dispatch__" not in vars(self):
+            # (torch reads it off the instance, and wants a method bound to the mode)
+            self.__torch_dispatch__ = types.MethodType(reenter(type(self).__torch_dispatch__), self)
+        return enter(self)
+
+    out.append((TorchDispatchMode, "__enter__", dispatch_enter))
+
+    def init_subclass(cls: Any, **kw: Any) -> None:
+        for name in ("__torch_dispatch__", "__torch_function__"):
+            m = cls.__dict__.get(name)
+            if isinstance(m, classmethod) and emu.host_code(m.__func__):
+                setattr(cls, name, classmethod(reenter(m.__func__)))
+        super(torch.Tensor, cls).__init_subclass__(**kw)
+
+    out.append((torch.Tensor, "__init_subclass__", classmethod(init_subclass)))
+    return out
+
+
 @contextlib.contextmanager
 def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * GiB,
             max_macs: float = 2e9, compare_pass: bool = True, max_rss_bytes: int | None = None) -> Iterator[Emulation]:
@@ -1571,10 +1656,22 @@ def emulate(target: Target, host_roots: list[str], max_alloc_bytes: int = 4 * Gi
             saved_bootstrap(thread)
 
     threading.Thread._bootstrap_inner = bootstrap_inner   # type: ignore[attr-defined]
+    on = [True]
+    emu.reenter = functools.partial(_reentering, mode_class=mode_class, on=on)
+    reentry = [(owner, name, owner.__dict__.get(name, missing), value)
+               for owner, name, value in _reentry_patches(emu)]
+    for owner, name, _old, value in reentry:
+        setattr(owner, name, value)
     try:
         with mode:
             yield emu
     finally:
+        on[0] = False
+        for owner, name, old, _value in reversed(reentry):
+            if old is missing:
+                delattr(owner, name)
+            else:
+                setattr(owner, name, old)
         threading.Thread._bootstrap_inner = saved_bootstrap   # type: ignore[attr-defined]
         torch.Generator = saved_generator
         for owner, name, old, _value in reversed(others):

@@ -1,0 +1,178 @@
+"""Host code, round 24 (build/r24h): `tileport corpus capture` of host code in more styles real projects use —
+host code torch runs from C++ while answering an op (a custom op's kernel, the backward pass: an autograd Function's
+backward, a custom op's registered backward, tensor, grad_fn and module backward hooks, a reentrant checkpoint's
+recompute; a host's TorchDispatchMode and tensor subclass `__torch_dispatch__`), package modules run as scripts (`python -m pkg.mod`, relative imports), a
+Triton kernel compiled ahead (`kernel.warmup`) relaunched through its handle. Each broke a capture (the host code saw
+its tensors on the CPU and took its CPU path, a script stopped at its imports, a launch recorded at values the GPU
+does not run) before."""
+from __future__ import annotations
+
+import json
+import runpy
+import textwrap
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not "
+                                              "installed here (pip install torch to run these tests)")
+
+from tileport.corpus.capture import Options, run  # noqa: E402
+from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
+
+from conftest import host_program  # noqa: E402
+
+
+def test_host_code_torch_calls_back_sees_cuda(tmp_path: Path):
+    """torch takes the emulation's function mode off the stack while it answers an op, so the Python torch runs
+    from C++ inside that op ran without it: a custom op's kernel, the whole backward pass (`loss.backward()`,
+    `torch.autograd.grad`: an autograd Function's backward, a custom op's `register_autograd` backward, tensor,
+    grad_fn and module backward hooks), a saved-tensor hook, a host TorchDispatchMode's and a tensor subclass's `__torch_dispatch__` saw their
+    tensors on the CPU (`g.is_cuda` False: a backward's CPU fallback was taken, its launches lost) and
+    `torch.empty(.., device="cuda")` there asked the driver. They see CUDA now, as the forward does."""
+    f = host_program(tmp_path, '''\
+        import torch
+        from torch.utils._python_dispatch import TorchDispatchMode
+
+        seen = {}
+
+
+        class F(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                seen["forward"] = x.is_cuda
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                seen["backward"] = (g.is_cuda, str(g.device), torch.empty(2, device="cuda").is_cuda)
+                with torch.cuda.device(g.device):
+                    torch.cuda.current_stream(g.device)
+                return g * 2
+
+
+        @torch.library.custom_op("r24test::twice", mutates_args=(), device_types="cuda")
+        def twice(x: torch.Tensor) -> torch.Tensor:
+            seen["custom_op_kernel"] = (x.is_cuda, torch.empty(1, device="cuda").device.type)
+            return x * 2
+
+
+        def _bwd(ctx, g):
+            seen["custom_op_backward"] = g.device.type
+            return g * 2
+
+
+        twice.register_autograd(_bwd)
+
+
+        class Mode(TorchDispatchMode):
+            def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+                if func is torch.ops.aten.mul.Tensor:
+                    seen["dispatch_mode"] = args[0].is_cuda
+                return func(*args, **(kwargs or {}))
+
+
+        class Wrapped(torch.Tensor):
+            @staticmethod
+            def __new__(cls, inner):
+                return torch.Tensor._make_wrapper_subclass(cls, inner.shape, dtype=inner.dtype, device=inner.device)
+
+            def __init__(self, inner):
+                self.inner = inner
+
+            @classmethod
+            def __torch_dispatch__(cls, func, types, args=(), kwargs=None):
+                seen.setdefault("subclass", []).append(
+                    [a.inner.is_cuda for a in args if isinstance(a, Wrapped)])
+                unwrap = [a.inner if isinstance(a, Wrapped) else a for a in args]
+                return func(*unwrap, **(kwargs or {}))
+
+
+        x = torch.randn(8, device="cuda", requires_grad=True)
+        x.register_hook(lambda g: seen.__setitem__("tensor_hook", g.is_cuda))
+        y = F.apply(x)
+        y.grad_fn.register_hook(lambda gi, go: seen.__setitem__("grad_fn_hook", go[0].is_cuda))
+        y.sum().backward()
+        torch.autograd.grad(twice(x).sum(), x)
+        lin = torch.nn.Linear(8, 8).cuda()
+        lin.register_full_backward_hook(lambda m, gi, go: seen.__setitem__("module_hook", go[0].device.type))
+        lin(x).sum().backward()
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: (seen.__setitem__("pack", t.is_cuda), t)[1],
+                                                      lambda t: t):
+            (x * x).sum().backward()
+        with Mode():
+            x.detach() * 3
+        w = Wrapped(torch.ones(4, device="cuda"))
+        w + 1
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f))
+    seen = ns["seen"]
+    assert seen["forward"] is True and seen["backward"] == (True, "cuda:0", True)
+    assert seen["custom_op_backward"] == "cuda" and seen["tensor_hook"] is True and seen["module_hook"] == "cuda"
+    assert seen["custom_op_kernel"] == (True, "cuda") and seen["grad_fn_hook"] is True
+    assert seen["pack"] is True and seen["dispatch_mode"] is True and seen["subclass"][0] == [True]
+    # afterwards: torch's own classes as they were, a wrapped callback a plain call
+    assert "__init_subclass__" not in torch.Tensor.__dict__
+    assert not getattr(torch.autograd.graph._engine_run_backward, "__tileport_reenters__", False)
+    assert not getattr(torch.autograd._engine_run_backward, "__tileport_reenters__", False)
+
+
+def test_a_backward_checking_its_gradients_device_launches(tmp_path: Path):
+    """The capture of a project whose backwards take a CPU fallback unless the gradient is on CUDA (an autograd
+    Function, a checkpointed one recomputed in backward, a custom op's registered backward asserting CUDA): their
+    backward kernels were 'not launched by any test'."""
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "conftest.py").write_text("")
+    (root / "kern.py").write_text(textwrap.dedent('''\
+        import cuda.tile as ct
+        import torch
+
+
+        @ct.kernel
+        def twice_kernel(x, y, TILE: ct.Constant[int]):
+            i = ct.bid(0)
+            ct.store(y, index=(i,), tile=ct.load(x, index=(i,), shape=(TILE,)) * 2.0)
+
+
+        def twice(x):
+            y = torch.empty_like(x)
+            ct.launch(torch.cuda.current_stream(), (ct.cdiv(x.numel(), 64),), twice_kernel, (x, y, 64))
+            return y
+
+
+        class Twice(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                assert x.is_cuda
+                return twice(x)
+
+            @staticmethod
+            def backward(ctx, g):
+                if not g.is_cuda:
+                    return g * 2        # the CPU fallback
+                return twice(g.contiguous())
+    '''))
+    (root / "tests" / "test_bwd.py").write_text(textwrap.dedent('''\
+        import torch
+        from torch.utils.checkpoint import checkpoint
+        from kern import Twice
+
+
+        def test_backward():
+            x = torch.randn(128, device="cuda", requires_grad=True)
+            Twice.apply(x).sum().backward()
+
+
+        def test_reentrant_checkpoint():
+            x = torch.randn(256, device="cuda", requires_grad=True)
+            checkpoint(Twice.apply, x, use_reentrant=True).sum().backward()
+    '''))
+    index = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, triton_run_s=0, say=lambda s: None))
+    assert index["test_files"][0]["outcomes"] == {"passed": 2}, index["test_files"]
+    launches = json.loads((tmp_path / "o" / "kern.twice_kernel.json").read_text())["launches"]
+    # forward 128, backward 128; checkpoint: forward 256, recompute 256, backward 256
+    assert sum(entry["count"] for entry in launches) == 5, launches
+
