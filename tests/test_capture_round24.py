@@ -17,8 +17,9 @@ import pytest
 torch = pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not "
                                               "installed here (pip install torch to run these tests)")
 
-from tileport.corpus.capture import Options, run  # noqa: E402
+from tileport.corpus.capture import Options, run, script_runs  # noqa: E402
 from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
+from tileport.errors import InputError  # noqa: E402
 
 from conftest import host_program  # noqa: E402
 
@@ -175,4 +176,72 @@ def test_a_backward_checking_its_gradients_device_launches(tmp_path: Path):
     launches = json.loads((tmp_path / "o" / "kern.twice_kernel.json").read_text())["launches"]
     # forward 128, backward 128; checkpoint: forward 256, recompute 256, backward 256
     assert sum(entry["count"] for entry in launches) == 5, launches
+
+
+def _package_project(tmp_path: Path) -> Path:
+    root = tmp_path / "proj"
+    (root / "pk").mkdir(parents=True)
+    (root / "pk" / "__init__.py").write_text("")
+    (root / "pk" / "kernels.py").write_text(textwrap.dedent('''\
+        import cuda.tile as ct
+
+
+        @ct.kernel
+        def twice_kernel(x, y, TILE: ct.Constant[int]):
+            i = ct.bid(0)
+            ct.store(y, index=(i,), tile=ct.load(x, index=(i,), shape=(TILE,)) * 2.0)
+    '''))
+    (root / "pk" / "bench.py").write_text(textwrap.dedent('''\
+        import argparse
+        import sys
+
+        import torch
+        import cuda.tile as ct
+
+        from .kernels import twice_kernel
+
+
+        def main():
+            p = argparse.ArgumentParser()
+            p.add_argument("--size", type=int, default=256)
+            n = p.parse_args().size
+            assert sys.argv[0].endswith(('bench.py', '__main__.py')) and __package__ == "pk"
+            x = torch.randn(n, device="cuda")
+            ct.launch(torch.cuda.current_stream(), (ct.cdiv(n, 64),), twice_kernel, (x, torch.empty_like(x), 64))
+
+
+        if __name__ == "__main__":
+            main()
+    '''))
+    (root / "pk" / "__main__.py").write_text("from .bench import main\n\nmain()\n")
+    return root
+
+
+def test_a_package_module_runs_as_python_m_runs_it(tmp_path: Path):
+    """A benchmark inside a package importing its kernels relatively (`from .kernels import k`), run as `python -m
+    pkg.bench`: `--script pk/bench.py` stopped at its imports ("attempted relative import with no known parent
+    package": 0 launches), and a module could not be named. Such a file runs as its module now (noted), and
+    `--script "-m pk.bench ARGS"` / `--script "-m pk"` (its __main__.py) run as `python -m` does."""
+    root = _package_project(tmp_path)
+    runs = script_runs(root, ["pk/bench.py --size 128", "-m pk.bench --size 512", "-m pk", "pk/kernels.py"])
+    assert [(f.relative_to(root).as_posix(), argv, m) for f, argv, m in runs] == [
+        ("pk/bench.py", ["--size", "128"], "pk.bench"), ("pk/bench.py", ["--size", "512"], "pk.bench"),
+        ("pk/__main__.py", [], "pk"), ("pk/kernels.py", [], None)]   # (no relative import: a plain script)
+    index = run(Options(root=root, tests=[], scripts=["pk/bench.py --size 128", "-m pk.bench --size 512", "-m pk"],
+                        out=tmp_path / "o", target=TARGETS["h200"], paths=["."], timeout_s=60, triton_run_s=0,
+                        say=lambda s: None))
+    assert [t["outcomes"] for t in index["test_files"]] == [{"ran": 1}] * 3, index["test_files"]
+    launches = json.loads((tmp_path / "o" / "pk.kernels.twice_kernel.json").read_text())["launches"]
+    assert sorted(entry["args"][0]["shape"][0] for entry in launches) == [128, 256, 512]
+
+
+@pytest.mark.parametrize("given,why", [
+    ("-m pk.nothere", "no module pk.nothere under"),
+    ("-m", 'give the module to run'),
+    ("-m pk/bench.py", "not a module name"),
+])
+def test_a_script_module_that_is_not_there_is_refused_with_the_reason(tmp_path: Path, given: str, why: str):
+    root = _package_project(tmp_path)
+    with pytest.raises(InputError, match=why):
+        script_runs(root, [given], ["."])
 

@@ -24,6 +24,24 @@ def as_main(f: Path, argv: Sequence[str] = ()) -> Iterator[None]:
         sys.argv[:], sys.path[:] = old_argv, old_path
 
 
+@contextlib.contextmanager
+def as_module(f: Path, module: str, argv: Sequence[str] = ()) -> Iterator[None]:
+    """While the block runs ``module`` (file ``f``) as ``__main__`` (``runpy.run_module(module, run_name="__main__",
+    alter_sys=True)``), the folder above its top package is first on sys.path and argv is ``[f, *argv]``, as
+    ``python -m MODULE ARGS`` run in that folder has them; both are put back after."""
+    top = f.resolve().parent   # (the module's own package folder)
+    name = module.removesuffix(".__main__")
+    for _ in range(name.count(".") + (1 if f.stem == "__main__" else 0)):
+        top = top.parent
+    old_argv, old_path = sys.argv[:], sys.path[:]
+    sys.argv[:] = [str(f), *argv]
+    sys.path.insert(0, str(top))
+    try:
+        yield
+    finally:
+        sys.argv[:], sys.path[:] = old_argv, old_path
+
+
 def run_main(cmd: Sequence[str]) -> None:
     """``[SCRIPT.py, ARGS...]`` or ``["-m", MODULE, ARGS...]`` run as ``__main__``, as ``python CMD`` would (a
     module with the current directory first on sys.path)."""

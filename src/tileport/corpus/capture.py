@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import InputError
-from ..hostrun import as_main
+from ..hostrun import as_main, as_module
 from ..paths import bounded_name
 from .autotune import AutotuneLog, first_config_autotune, recorded_searches
 from .cudaemu import GiB, Target, emulate
@@ -535,24 +535,69 @@ def doctest_modules(root: Path, paths: list[str]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def script_runs(root: Path, given: list[str]) -> list[tuple[Path, list[str]]]:
-    """(file, argv) of each ``--script``: a file or folder under ``root``, or a file and its arguments
-    (``--script "run.py --size 256"``, split as a shell would: a script whose argparse requires options)."""
+def script_runs(root: Path, given: list[str], paths: list[str] | None = None) -> list[tuple[Path, list[str], str | None]]:
+    """(file, argv, module) of each ``--script``: a file or folder under ``root``, or a file and its arguments
+    (``--script "run.py --size 256"``, split as a shell would: a script whose argparse requires options), or a module
+    run as ``python -m`` runs it (``--script "-m pkg.bench --size 256"``: found under the import roots ``paths``, then
+    ``root``). ``module`` is the dotted name a file runs as: given by ``-m``, or a file of a package that imports
+    relatively (``from .kernels import k``), which Python runs only as its module (as a plain script: "attempted
+    relative import with no known parent package"); None: the file runs as a script."""
     import shlex
 
-    runs: list[tuple[Path, list[str]]] = []
+    runs: list[tuple[Path, list[str], str | None]] = []
     for t in given:
         path, argv = t, []
-        if not (root / t).exists():
-            try:
-                parts = shlex.split(t)
-            except ValueError:
-                parts = [t]
-            if len(parts) > 1 and (root / parts[0]).is_file():
-                path, argv = parts[0], parts[1:]
-        runs += [(f, argv) for f in _files(root, [path], "--script",
-                                           lambda d: (q for q in d.glob("*.py") if not q.name.startswith("_")))]
+        try:
+            parts = shlex.split(t)
+        except ValueError:
+            parts = [t]
+        if parts and parts[0] == "-m":
+            if len(parts) < 2:
+                raise InputError('--script "-m": give the module to run, e.g. --script "-m pkg.bench --size 256"')
+            runs.append((module_file(root, parts[1], paths or []), parts[2:], parts[1]))
+            continue
+        if not (root / t).exists() and len(parts) > 1 and (root / parts[0]).is_file():
+            path, argv = parts[0], parts[1:]
+        runs += [(f, argv, package_module(f)) for f in _files(root, [path], "--script",
+                                                              lambda d: (q for q in d.glob("*.py")
+                                                                         if not q.name.startswith("_")))]
     return runs
+
+
+def module_file(root: Path, module: str, paths: list[str]) -> Path:
+    """The file ``python -m MODULE`` runs, looked for under each import root (``paths``, relative to ``root``) and
+    ``root`` itself: ``a/b.py``, or a package's ``a/b/__main__.py``."""
+    if not all(part.isidentifier() for part in module.split(".")):
+        raise InputError(f'--script "-m {module}": not a module name (dotted identifiers: pkg.bench)')
+    rel = Path(*module.split("."))
+    bases = list(dict.fromkeys([*(root / p for p in paths), root]))
+    for base in bases:
+        for cand in (base / rel.with_suffix(".py"), base / rel / "__main__.py"):
+            if cand.is_file():
+                return cand.resolve()
+    raise InputError(f'--script "-m {module}": no module {module} under {root} (looked for {rel}.py and '
+                     f"{rel}/__main__.py in: {', '.join(str(b.relative_to(root)) if b != root else '.' for b in bases)})")
+
+
+def package_module(f: Path) -> str | None:
+    """The module name a file of a package runs as when it imports relatively (``python -m pkg.sub.mod`` from the
+    folder above the package; a package's ``__main__.py``: the package), else None. Read, not run."""
+    import ast
+
+    if not (f.parent / "__init__.py").is_file():
+        return None
+    try:
+        tree = ast.parse(f.read_text(errors="replace"))
+    except (SyntaxError, ValueError, OSError):
+        return None
+    if not any(isinstance(n, ast.ImportFrom) and n.level > 0 for n in ast.walk(tree)):
+        return None
+    parts = [] if f.stem == "__main__" else [f.stem]
+    d = f.parent
+    while (d / "__init__.py").is_file() and d.name.isidentifier():
+        parts.insert(0, d.name)
+        d = d.parent
+    return ".".join(parts) if parts else None
 
 
 @contextlib.contextmanager
@@ -658,23 +703,26 @@ def _keep_log(opts: Options, rel: str, text: str) -> None:
         (opts.log_dir / (bounded_name(rel.replace("/", "."), keep="tail") + ".log")).write_text(text)
 
 
-def _run_script(session: Session, f: Path, argv: list[str] = ()) -> _FileResult:
+def _run_script(session: Session, f: Path, argv: list[str] = (), module: str | None = None) -> _FileResult:
     """Run a host program as ``__main__`` (its directory first on sys.path, its own argv: ``argv``) as one
-    'test'."""
+    'test'; with ``module``, as ``python -m MODULE`` run in the folder above its top package does."""
     import runpy
     import shlex
     import traceback
 
     opts = session.opts
-    rel = _relative(opts, f) + ("".join(f" {shlex.quote(a)}" for a in argv))
+    rel = (f"-m {module}" if module else _relative(opts, f)) + ("".join(f" {shlex.quote(a)}" for a in argv))
     res = _FileResult(rel, collected=1)
     session.current_file, session.current = res, rel
     buf = io.StringIO()
     t0 = time.monotonic()
     try:
-        with as_main(f, list(argv)), contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf), \
-                _time_limit(opts.timeout_s):
-            runpy.run_path(str(f), run_name="__main__")
+        with (as_module(f, module, list(argv)) if module else as_main(f, list(argv))), \
+                contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf), _time_limit(opts.timeout_s):
+            if module:
+                runpy.run_module(module, run_name="__main__", alter_sys=True)
+            else:
+                runpy.run_path(str(f), run_name="__main__")
         res.outcomes["ran"] += 1
     except SystemExit as exc:
         res.outcomes["ran" if exc.code in (0, None) else "exited"] += 1
@@ -717,7 +765,7 @@ def run(opts: Options) -> dict:
     if not root.is_dir():
         raise InputError(f"{opts.root}: no such directory")
     opts.root = root
-    files, scripts = _test_files(opts), script_runs(opts.root, opts.scripts)
+    files, scripts = _test_files(opts), script_runs(opts.root, opts.scripts, opts.paths)
     if not files and not scripts:
         raise InputError(f"no test_*.py or *_test.py files under {', '.join(opts.tests)} in {root}" if opts.tests else
                          f"no .py scripts under {', '.join(opts.scripts)} in {root}")
@@ -738,8 +786,14 @@ def run(opts: Options) -> dict:
                 f"{opts.only_backend!r}")
         say(f"{len(files)} test file(s) and {len(scripts)} script(s) under {root}; {len(found)} kernel(s) "
             "found by scanning")
-        runs = [(_run_file, f) for f in files] + [(functools.partial(_run_script, argv=argv), f)
-                                                  for f, argv in scripts]
+        asked = {t.split()[1] for t in opts.scripts if t.split()[:1] == ["-m"] and len(t.split()) > 1}
+        for f, _argv, module in scripts:
+            if module and module not in asked and emu is not None:
+                emu.note(f"{_relative(opts, f)}: a module of package {module.rpartition('.')[0] or module} that "
+                         f"imports relatively, run as `python -m {module}` (as a plain script its relative imports "
+                         "fail)")
+        runs = [(_run_file, f) for f in files] + [(functools.partial(_run_script, argv=argv, module=module), f)
+                                                  for f, argv, module in scripts]
         cwd = os.getcwd()
         for i, (runner, f) in enumerate(runs, 1):
             with _exit_raises(session):

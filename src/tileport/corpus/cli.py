@@ -77,7 +77,8 @@ def register(sub: Any, fmt: type) -> None:
     cc.add_argument("--script", action="append", metavar="PATH",
                     help="a host program under DIR run as __main__ (repeatable; a directory: each *.py in it), "
                          "e.g. Triton's tutorials, which are scripts, not tests; with its arguments, quoted: "
-                         "--script \"run.py --size 256\"")
+                         "--script \"run.py --size 256\"; a package's module as python -m runs it: --script \"-m "
+                         "pkg.bench --size 256\" (a file of a package that imports relatively runs so by itself)")
     cc.add_argument("--path", action="append", metavar="DIR",
                     help="import root under DIR put first on sys.path (repeatable; default: the folders its packaging "
                          "names (setuptools package_dir, packages.find where), src when present, then DIR itself, as "
@@ -168,11 +169,11 @@ def cmd_capture(args: argparse.Namespace) -> int:
     from ..inputs import out_dir
 
     out_dir(Path(args.out), "--out")  # before the tests run: an --out that cannot be written fails first
-    script_runs(root, args.script or [])  # and a --script that is not there (no torch needed)
-    test_files(root, args.tests or ([] if args.script else ["tests"]))   # and --tests
     # as `python -m pytest` run in DIR (DIR itself importable), with the roots its packaging names (package_dir,
     # packages.find where) and a src/ layout's first
     paths = args.path if args.path is not None else import_roots(root)
+    script_runs(root, args.script or [], paths)  # and a --script (a file, or a module: "-m pkg.mod") that is not there (no torch needed)
+    test_files(root, args.tests or ([] if args.script else ["tests"]))   # and --tests
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if args.json else (lambda m: print(m, flush=True))
     tests = args.tests or ([] if args.script else ["tests"])
     opts = Options(root=root, tests=tests, scripts=args.script or [], out=Path(args.out), target=parse_target(args.target),
