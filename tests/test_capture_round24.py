@@ -245,3 +245,43 @@ def test_a_script_module_that_is_not_there_is_refused_with_the_reason(tmp_path: 
     with pytest.raises(InputError, match=why):
         script_runs(root, [given], ["."])
 
+
+def test_a_compiled_triton_kernels_launch_runs_what_was_compiled(tmp_path: Path):
+    """`h = kernel.warmup(.., EVEN=True, grid=..)` then `h[grid](*args)`: Triton's compiled kernel runs the
+    constexprs it was compiled for (the launcher ignores those passed) and takes every parameter positionally and
+    a grid of three extents; the capture recorded the launch at the values passed, or at the parameters' defaults
+    for those left out (on the GPU a TypeError / IndexError)."""
+    pytest.importorskip("triton")
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "run.py").write_text(textwrap.dedent('''\
+        import torch
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k(x_ptr, y_ptr, n, a, b: tl.constexpr = 1.0, BLOCK: tl.constexpr = 256, EVEN: tl.constexpr = False):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            tl.store(y_ptr + offs, tl.load(x_ptr + offs) * a + b)
+
+
+        x = torch.randn(512, device="cuda")
+        y = torch.empty_like(x)
+        h = k.warmup(x, y, 512, 1.0, b=2.0, BLOCK=256, EVEN=True, grid=(2,))
+        h[(2, 1, 1)](x, y, 512, 1.0, 9.0, 64, False)
+        refused = []
+        for bad in (lambda: h[(2, 1, 1)](x, y, 512, 1.0), lambda: h[(2,)](x, y, 512, 1.0, 2.0, 256, True)):
+            try:
+                bad()
+            except TypeError as exc:
+                refused.append(str(exc))
+        assert len(refused) == 2, refused
+    '''))
+    index = run(Options(root=root, tests=[], scripts=["run.py"], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, triton_run_s=0, say=lambda s: None))
+    assert index["test_files"][0]["outcomes"] == {"ran": 1}, index["test_files"]
+    (entry,) = json.loads((tmp_path / "o" / "run.k.json").read_text())["launches"]
+    assert entry["signature"].endswith("b=2.0; BLOCK=256; EVEN=True") and entry["grid"] == [2, 1, 1]
+    errors = sorted(r["error"] for r in index["rejected_launches"])
+    assert "4 given" in errors[1] and "grid[0], grid[1], grid[2]: (2,)" in errors[0], errors

@@ -65,9 +65,19 @@ def flatten_tuples(bound: dict, constexprs: set[str]) -> dict:
         if k not in constexprs and isinstance(v, (tuple, list)) and v and \
                 all(isinstance(x, (bool, int, float)) or array_facts(x) is not None for x in v):
             out.update({f"{k}{TUPLE_SEP}{i}": x for i, x in enumerate(v)})
+        elif k in constexprs and isinstance(v, tuple) and v and all(type(x) in (bool, int, float) for x in v):
+            # a constexpr tuple of numbers (`SHAPE: tl.constexpr` passed `(4, 8)`, read as `SHAPE[0]`,
+            # `tl.zeros(SHAPE, ..)`): one constexpr per element (`tuple_constexprs`); the capture refused it ("is
+            # not a bool, int or float")
+            out.update({f"{k}{TUPLE_SEP}{i}": x for i, x in enumerate(v)})
         else:
             out[k] = v
     return out
+
+
+def tuple_constexprs(flat: dict, constexprs: set[str]) -> set[str]:
+    """The names ``flatten_tuples`` gave a constexpr tuple's elements (`SHAPE__0`, ..): constexprs themselves."""
+    return {q for q in flat if q not in constexprs and TUPLE_SEP in q and q.rsplit(TUPLE_SEP, 1)[0] in constexprs}
 
 
 def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]:
@@ -76,6 +86,7 @@ def describe(params: list[str], constexprs: set[str], bound: dict) -> list[dict]
     and drops them from the lowered kernel); a dtype constexpr (`OUT_DTYPE=tl.float16`) as `"tl.fp16"`."""
     out = []
     flat = flatten_tuples(bound, constexprs)
+    constexprs = constexprs | tuple_constexprs(flat, constexprs)
     for name in [q for p in params for q in ([p] if p in flat else
                                            [k for k in flat if k.startswith(p + TUPLE_SEP)])]:
         v = flat[name]
@@ -124,12 +135,21 @@ def jit_params(jit: Any) -> tuple[list[str], set[str], dict[str, Any]]:
             {p.name: p.default for p in jit.params if getattr(p, "has_default", False)})
 
 
-def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict) -> None:
-    """Add one launch of ``jit`` (a triton JITFunction) to the cuTile recorder ``rec``."""
+def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict, compiled: bool = False) -> None:
+    """Add one launch of ``jit`` (a triton JITFunction) to the cuTile recorder ``rec`` (``compiled``: through a
+    compiled kernel's handle, which takes every parameter positionally, constexprs included)."""
     fn = jit.fn
     params, constexprs, defaults = jit_params(jit)
     source = inspect.getsourcefile(fn) or "<unknown>"
     try:
+        if compiled and len(args) != len(params):
+            # (Triton's launcher parses the whole signature: "function takes exactly N arguments")
+            raise LaunchRejected(f"a compiled kernel's launch takes all {len(params)} parameters positionally, "
+                                 f"constexprs included ({', '.join(params)}); {len(args)} given")
+        if compiled and not (isinstance(grid, (tuple, list)) and len(grid) >= 3):
+            # (CompiledKernel's runner reads grid[0], grid[1], grid[2]: a shorter grid is an IndexError there)
+            raise LaunchRejected(f"a compiled kernel's grid is read as grid[0], grid[1], grid[2]: {grid!r} (give "
+                                 "all three extents, e.g. (n, 1, 1))")
         bound, options = bind(params, constexprs, args, kwargs, defaults)
         g = grid_of(grid, bound)
     except LaunchRejected as exc:   # Triton raises too: raised in the host code, after noting it
@@ -284,13 +304,14 @@ def install(rec: Any, after: Any = None, live: bool = False, recorded: Any = Non
         return lambda: None
     saved, saved_tune = JITFunction.run, Autotuner.run
 
-    def launch(jit: Any, grid: Any, args: tuple, kwargs: dict, runs_here: bool = False) -> None:
+    def launch(jit: Any, grid: Any, args: tuple, kwargs: dict, runs_here: bool = False,
+               compiled: bool = False) -> None:
         if after is None:
-            record(rec, jit, grid, args, kwargs)
+            record(rec, jit, grid, args, kwargs, compiled)
         else:
             fresh = type(rec)()
             try:
-                record(fresh, jit, grid, args, kwargs)
+                record(fresh, jit, grid, args, kwargs, compiled)
             finally:   # (a launch Triton refuses is collected too, then raised in the host code)
                 after(fresh)
         if recorded is not None and not runs_here:
@@ -302,7 +323,7 @@ def install(rec: Any, after: Any = None, live: bool = False, recorded: Any = Non
         return saved(self, *args, grid=grid, warmup=warmup, **kwargs)
 
     def fake_run(self, *args, grid, warmup, **kwargs):  # Triton's own signature
-        handle = Compiled(self, {k: v for k, v in kwargs.items() if k in OPTIONS}, launch)
+        handle = Compiled(self, {k: v for k, v in kwargs.items() if k in OPTIONS}, launch, args, kwargs)
         if warmup:  # kernel.warmup(...): compiled ahead, launched later through the handle it returns
             return handle
         launch(self, grid, args, kwargs)
@@ -362,14 +383,22 @@ def install(rec: Any, after: Any = None, live: bool = False, recorded: Any = Non
 class Compiled:
     """What ``kernel.warmup(...)`` returns here: ``compiled[grid](*args)`` records a launch of the kernel with the
     warmup's options (every parameter passed positionally, constexprs included, as Triton's compiled kernels take
-    them). Its register, spill and shared-memory figures are stated guesses (``GUESSED``): nothing was compiled."""
+    them; another count is refused, as Triton's launcher refuses it) at the constexpr values it was compiled for
+    (what the GPU runs: the launcher ignores those passed). Its register, spill and shared-memory figures are stated
+    guesses (``GUESSED``): nothing was compiled."""
 
     #: what host code reads off a compiled kernel to size its grid (a small kernel's figures on sm_90; host code
     #: divides by the shared size, so it is not 0)
     GUESSED = {"n_regs": 32, "n_spills": 0, "shared": 1024}
 
-    def __init__(self, jit: Any, options: dict, launch: Any):
+    def __init__(self, jit: Any, options: dict, launch: Any, args: tuple = (), kwargs: dict | None = None):
         self._jit, self._options, self._launch = jit, options, launch
+        params, constexprs, defaults = jit_params(jit)
+        try:   # the constexpr values it was compiled for
+            bound = bind(params, constexprs, args, kwargs or {}, defaults)[0]
+            self._baked = {p: bound[p] for p in constexprs}
+        except LaunchRejected:   # (its warmup's own call Triton refuses: raised there; its launches as given)
+            self._baked = {}
         self.n_regs, self.n_spills = self.GUESSED["n_regs"], self.GUESSED["n_spills"]
         self.metadata = types.SimpleNamespace(shared=self.GUESSED["shared"], num_warps=options.get("num_warps", 4),
                                               num_stages=options.get("num_stages", 3))
@@ -380,8 +409,11 @@ class Compiled:
         pass
 
     def __getitem__(self, grid: Any) -> Any:
-        def run(*args: Any) -> None:
-            self._launch(self._jit, grid, args[:len(self._jit.arg_names)], dict(self._options))
+        def run(*args: Any, stream: Any = None) -> None:
+            names = self._jit.arg_names
+            if len(args) == len(names):
+                args = tuple(self._baked.get(p, a) for p, a in zip(names, args))
+            self._launch(self._jit, grid, args, dict(self._options), compiled=True)
         return run
 
 
