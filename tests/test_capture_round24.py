@@ -285,3 +285,52 @@ def test_a_compiled_triton_kernels_launch_runs_what_was_compiled(tmp_path: Path)
     assert entry["signature"].endswith("b=2.0; BLOCK=256; EVEN=True") and entry["grid"] == [2, 1, 1]
     errors = sorted(r["error"] for r in index["rejected_launches"])
     assert "4 given" in errors[1] and "grid[0], grid[1], grid[2]: (2,)" in errors[0], errors
+
+
+def test_memory_pools_and_raw_allocations_are_answered(tmp_path: Path):
+    """`torch.cuda.MemPool()` / `use_mem_pool(pool)` (also from torch.cuda.memory) and
+    `caching_allocator_alloc` / `caching_allocator_delete` raised a CUDA error ('driver version is insufficient')."""
+    f = host_program(tmp_path, '''\
+        import torch
+        from torch.cuda.memory import MemPool, use_mem_pool
+
+        pool = torch.cuda.MemPool()
+        with torch.cuda.use_mem_pool(pool):
+            x = torch.empty(16, device="cuda")
+        other = MemPool()
+        with use_mem_pool(other, device=0):
+            pass
+        ptr = torch.cuda.caching_allocator_alloc(4096)
+        torch.cuda.caching_allocator_delete(ptr)
+        answers = (x.is_cuda, pool.id != other.id, pool.snapshot(), pool.use_count() >= 1, ptr != 0)
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f))
+    assert ns["answers"] == (True, True, [], True, True)
+
+
+def test_a_cuda_call_the_emulation_does_not_answer_is_said_with_its_line(tmp_path: Path):
+    """A CUDA call the emulation does not answer failed its test with torch's message alone ('CUDA error: CUDA driver
+    version is insufficient for CUDA runtime version'), not saying which call: it is said as a call the emulation does
+    not answer, at the project's line that made it (a test and a script alike)."""
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "test_storage.py").write_text(textwrap.dedent('''\
+        import torch
+
+
+        def make(n):
+            return torch.UntypedStorage(n, device="cuda")
+
+
+        def test_storage():
+            assert make(64).size() == 64
+    '''))
+    (root / "run.py").write_text("import torch\n\nbuf = torch.UntypedStorage(8, device='cuda')\n")
+    index = run(Options(root=root, tests=["tests"], scripts=["run.py"], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, triton_run_s=0, say=lambda s: None))
+    why = "a CUDA call the emulation does not answer (it reached the driver, which a CPU machine has not)"
+    test, script = index["test_files"]
+    assert list(test["failures"]) == [f"{why}: tests/test_storage.py:5: return torch.UntypedStorage(n, "
+                                      'device="cuda")'], test["failures"]
+    assert list(script["failures"]) == [f"{why}: run.py:3: buf = torch.UntypedStorage(8, device='cuda')"], script

@@ -290,7 +290,9 @@ def _plugin(session: Session, result: _FileResult) -> Any:
                 if report.failed:
                     crash = getattr(report.longrepr, "reprcrash", None)
                     msg = crash.message if crash is not None else str(report.longrepr)
-                    result.failures[_classify(msg)] += 1
+                    # (a CUDA call not answered: the host line that made it, not torch's)
+                    result.failures[_short(_unanswered(_report_frames(report.longrepr), s.opts.root), 300)
+                                    if _needs_driver(msg) else _classify(msg)] += 1
                 elif report.skipped:
                     lr = report.longrepr
                     why = lr[2] if isinstance(lr, tuple) and len(lr) == 3 else str(lr)
@@ -333,6 +335,41 @@ def _main_thread() -> bool:
     import threading
 
     return threading.current_thread() is threading.main_thread()
+
+
+#: what torch raises where a CUDA call reached the driver: a call the emulation does not answer
+DRIVER_ERRORS = ("Found no NVIDIA driver", "CUDA driver version is insufficient", "cudaErrorInsufficientDriver",
+                 "cudaErrorNoDevice", "no CUDA GPUs are available")
+
+
+def _needs_driver(msg: str) -> bool:
+    return any(w in msg for w in DRIVER_ERRORS)
+
+
+def _unanswered(frames: list[tuple[str, int, str]], root: Path) -> str:
+    """A failure from the CUDA driver, said as what it is: a call the emulation does not answer, at the innermost
+    line of the project's own code that made it (``frames``: (file, line, source) innermost last)."""
+    prefix = os.path.join(str(root), "")
+    here = [f for f in frames if os.path.realpath(f[0]).startswith(prefix)]
+    where = ""
+    if here:
+        file, line, text = here[-1]
+        where = f": {Path(os.path.realpath(file)).relative_to(root).as_posix()}:{line}" + (f": {text.strip()}"
+                                                                                           if text.strip() else "")
+    return ("a CUDA call the emulation does not answer (it reached the driver, which a CPU machine has not)"
+            + where)
+
+
+def _report_frames(longrepr: Any) -> list[tuple[str, int, str]]:
+    """(file, line, source) of each entry of a pytest failure's traceback, innermost last."""
+    out = []
+    for entry in getattr(getattr(longrepr, "reprtraceback", None), "reprentries", []) or []:
+        loc = getattr(entry, "reprfileloc", None)
+        if loc is None:
+            continue
+        text = next((l[1:].strip() for l in getattr(entry, "lines", []) if l.startswith(">")), "")
+        out.append((str(loc.path), int(loc.lineno), text))
+    return out
 
 
 def _classify(msg: str) -> str:
@@ -735,9 +772,12 @@ def _run_script(session: Session, f: Path, argv: list[str] = (), module: str | N
                                    else ""), 300)] += 1
     except Exception as exc:  # noqa: BLE001 — the script's own failure: reported with its line, launches kept
         res.outcomes["raised"] += 1
-        here = [fr for fr in traceback.extract_tb(exc.__traceback__) if os.path.realpath(fr.filename) == str(f)]
+        frames = traceback.extract_tb(exc.__traceback__)
+        here = [fr for fr in frames if os.path.realpath(fr.filename) == str(f)]
         where = f" (line {here[-1].lineno})" if here else ""
-        res.failures[_classify(f"{type(exc).__name__}{where}: {exc}")] += 1
+        msg = f"{type(exc).__name__}{where}: {exc}"
+        res.failures[_short(_unanswered([(fr.filename, fr.lineno or 0, fr.line or "") for fr in frames], opts.root),
+                            300) if _needs_driver(msg) else _classify(msg)] += 1
     res.seconds = time.monotonic() - t0
     session.current_file = session.current = None
     _keep_log(opts, rel, buf.getvalue())

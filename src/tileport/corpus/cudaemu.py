@@ -355,6 +355,46 @@ class FakeStream:
         return "<torch.cuda.Stream device=cuda:0 cuda_stream=0x0 (emulated)>"
 
 
+class FakeMemPool:
+    """``torch.cuda.MemPool()`` while emulating: a pool allocations are routed to inside ``use_mem_pool(pool)`` (they
+    are the CPU's here); its id is unique, its snapshot empty (it asked the driver for a CUDA allocator)."""
+
+    _next = 1
+
+    def __init__(self, allocator: Any = None, use_on_oom: bool = False, *_a: Any, **_kw: Any):
+        self.allocator, self.use_on_oom = allocator, use_on_oom
+        self._id = (0, FakeMemPool._next)
+        FakeMemPool._next += 1
+
+    @property
+    def id(self) -> tuple[int, int]:   # noqa: A003 — torch's name
+        return self._id
+
+    def use_count(self) -> int:
+        return 1
+
+    def snapshot(self, include_traces: bool = True) -> list:   # noqa: ARG002
+        return []
+
+
+class _RawAllocations:
+    """``torch.cuda.caching_allocator_alloc(size)`` / ``caching_allocator_delete(ptr)`` while emulating: the bytes
+    are a CPU buffer held until deleted; the pointer is its address."""
+
+    def __init__(self) -> None:
+        self.held: dict[int, Any] = {}
+
+    def alloc(self, size: int, device: Any = None, stream: Any = None) -> int:   # noqa: ARG002
+        import torch
+
+        buf = torch.empty(max(int(size), 1), dtype=torch.uint8, device="cpu")
+        self.held[buf.data_ptr()] = buf
+        return buf.data_ptr()
+
+    def delete(self, mem_ptr: int) -> None:
+        self.held.pop(int(mem_ptr), None)
+
+
 class FakeGraph:
     """``torch.cuda.CUDAGraph``: capture runs the body once, eagerly (see ``graph``); replay does nothing."""
 
@@ -978,6 +1018,8 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
     def empty_cache() -> None:
         mem.empty_cache()
 
+    raw = _RawAllocations()
+
     return {
         "is_available": lambda: True,
         "is_initialized": lambda: True,
@@ -1030,6 +1072,11 @@ def _cuda_patches(emu: Emulation) -> dict[str, Any]:
         "initial_seed": lambda: torch.initial_seed(),
         "default_generators": (torch.default_generator,),
         "get_per_process_memory_fraction": lambda device=None: 1.0,
+        # memory pools and raw allocations (they asked the driver for the caching allocator)
+        "MemPool": FakeMemPool,
+        "use_mem_pool": lambda pool, device=None: _NullContext(),
+        "caching_allocator_alloc": raw.alloc,
+        "caching_allocator_delete": raw.delete,
         **_legacy_types(),
     }
 
