@@ -362,11 +362,15 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "from b's (a `select`), as cuTile Python lowers Python's float %; `floor(a / b)` for //", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven (fmod)"),
     Construct("mma", "`ct.mma(a, b, acc)` (`acc=` by keyword too, `use_fast_acc=False`; f32 or i32 accumulator; f16/bf16/fp8/int8 operands), of 2-d tiles or "
-              "batched rank-3 tiles (`[B, M, K] x [B, K, N]`); `ct.matmul(a, b)` / `a @ b` of 2-d float tiles of one "
-              "dtype or rank-3 ones of one batch extent",
+              "batched rank-3 tiles (`[B, M, K] x [B, K, N]`), a rank-3 operand beside a rank-2 one (`ct.mma(x3, w, "
+              "acc3)`); `ct.matmul(a, b)` / `a @ b` of float tiles of rank 1 to 3 (`x3 @ w` of a batch by a matrix, "
+              "`v @ w` of a vector, `u @ v` a dot product) and of two float dtypes (`f16 @ f32`)",
               "`mma(a, b, acc)`; rank 3: `mma_batched(..)`, cutile's mma compiler op declared in the port's module "
               "for rank-3 tiles (rustgen.declared_ops); a matmul into a zero accumulator of the first dtype cuda.tile's "
-              "mma takes for the operands (f16 for f16 and fp8, f32 for bf16, f32 and tf32), converted back", S,
+              "mma takes for the operands (f16 for f16 and fp8, f32 for bf16, f32 and tf32), converted back; as "
+              "cuTile Python's matmul_impl / mma_impl: the operands converted to their common dtype, a 1-d one "
+              "reshaped to `(1, K)` / `(K, 1)` and the product's added axis reshaped away, a rank-2 operand beside a "
+              "rank-3 one reshaped to a batch of one and broadcast to the other's batch", S,
               "matmul"),
     Construct("reshape-broadcast", "`ct.reshape`, `ct.broadcast_to`, implicit broadcasting between tile shapes "
               "(one extent spelled two ways meets: `BM` and a computed `64`); a `-1` extent in a reshape",

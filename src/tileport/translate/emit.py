@@ -3744,6 +3744,13 @@ class Emitter:
                 if len(args) != 3 or kw:
                     raise self.refuse(node, "mma", "ct.mma form (x, y, acc) without options")
                 (a, ta), (b, tb), (c, tc) = self.ordered_exprs(args)
+                if isinstance(ta, Tile) and isinstance(tb, Tile) and isinstance(tc, Tile) and \
+                        len(ta.shape) in (2, 3) and len(tb.shape) in (2, 3) and len(ta.shape) != len(tb.shape) and \
+                        (shapes := _matmul_shapes(ta.shape, tb.shape)) is not None and shapes[2] == tc.shape:
+                    # a rank-3 operand beside a rank-2 one (`ct.mma(x3, w, acc3)`): the rank-2 one reshaped to a
+                    # batch of one and broadcast to the other's batch, as cuTile Python's mma_impl makes it
+                    (a, ta), (b, tb) = self.mma_operand(node, a, ta, ta.dtype, shapes[0]), \
+                        self.mma_operand(node, b, tb, tb.dtype, shapes[1])
                 if all(isinstance(t, Tile) and len(t.shape) == 3 for t in (ta, tb, tc)) and \
                         ta.shape[0] == tb.shape[0] == tc.shape[0] and ta.shape[2] == tb.shape[1] and \
                         (ta.shape[1], tb.shape[2]) == tc.shape[1:]:
@@ -5382,27 +5389,55 @@ class Emitter:
         return self.typed(f"extract({code}, [{', '.join(index)}])", Tile(ty.dtype, shape), want_name, "extracted")
 
     def matmul(self, node: ast.Call, want_name: str | None) -> tuple[str, Ty]:
-        """`ct.matmul(a, b)` of 2-d float tiles of one dtype: cuTile Python multiplies into a zero accumulator of
-        the first accumulator dtype its mma takes for the operands (MATMUL_ACC: f16 for f16 and fp8, f32 for bf16,
-        f32 and tf32) and converts the product back to the operands' dtype; the port writes the same."""
+        """`ct.matmul(a, b)` / `a @ b` of float tiles: cuTile Python's matmul_impl — the operands promoted to their
+        common dtype, a 1-d `a` made `(1, K)` and a 1-d `b` `(K, 1)`, a rank-2 operand beside a rank-3 one reshaped
+        to a batch of one and broadcast to the other's batch; the product taken into a zero accumulator of the
+        first accumulator dtype its mma takes for them (MATMUL_ACC: f16 for f16 and fp8, f32 for bf16, f32 and
+        tf32), converted back to the operands' dtype, then reshaped to drop a 1-d operand's axis. The port writes
+        the same ops."""
         self.need(node, "mma", "ct.matmul")
         if len(node.args) != 2 or node.keywords:
             raise self.refuse(node, "mma", "ct.matmul form (x, y)")
         (a, ta), (b, tb) = (self.expr(x) for x in node.args)
-        if not (isinstance(ta, Tile) and isinstance(tb, Tile) and len(ta.shape) == len(tb.shape) in (2, 3) and
-                ta.shape[:-2] == tb.shape[:-2] and ta.shape[-1] == tb.shape[-2] and ta.dtype == tb.dtype and
-                ta.dtype in MATMUL_ACC):
-            raise self.refuse(node, "mma", "ct.matmul of anything but two 2-d float tiles (or 3-d ones of one batch "
-                                           "extent) of one dtype")
-        acc = Tile(MATMUL_ACC[ta.dtype], (*ta.shape[:-1], tb.shape[-1]))
+        common = promote({ta.dtype, tb.dtype}) if isinstance(ta, Tile) and isinstance(tb, Tile) else None
+        shapes = _matmul_shapes(ta.shape, tb.shape) if common in MATMUL_ACC else None
+        if shapes is None or len(shapes[2]) not in (2, 3):
+            raise self.refuse(node, "mma", "ct.matmul of anything but two float tiles of rank 1 to 3 whose batch "
+                                           "extents broadcast (the product of rank 2 or 3)")
+        a, ta = self.mma_operand(node, a, ta, common, shapes[0])
+        if len(tb.shape) == 1:   # (k,) to (k, 1) first, then the batch broadcast, as matmul_impl does
+            b, tb = self.typed(f"{_paren(b)}.reshape(shape![{tb.shape[0]}, 1])", Tile(tb.dtype, (tb.shape[0], "1")),
+                               None, "reshaped")
+        b, tb = self.mma_operand(node, b, tb, common, shapes[1])
+        acc = Tile(MATMUL_ACC[common], shapes[2])
         zero, _ = self.typed(_float_constant(0.0, acc.dtype, ", ".join(acc.shape)), acc, None, "zero")
         op = "mma_batched" if len(acc.shape) == 3 else "mma"
         if op == "mma_batched":   # batched: the same mma op, declared in the port's module for rank-3 tiles
             self.declared_ops.setdefault(op, set())
-        product, _ = self.typed(f"{op}({a}, {b}, {zero})", acc, None, "product")
-        if acc.dtype == ta.dtype:
-            return product, acc
-        return self.typed(f"convert_tile({product})", Tile(ta.dtype, acc.shape), want_name, f"product_{ta.dtype}")
+        out = shapes[3]
+        product, _ = self.typed(f"{op}({a}, {b}, {zero})", acc, None if acc.dtype != common or out != acc.shape
+                                else want_name, "product")
+        if acc.dtype != common:
+            product, _ = self.typed(f"convert_tile({product})", Tile(common, acc.shape),
+                                    want_name if out == acc.shape else None, f"product_{common}")
+        if out == acc.shape:
+            return product, Tile(common, out)
+        return self.typed(f"{product}.reshape(shape![{', '.join(out)}])", Tile(common, out), want_name, "product")
+
+    def mma_operand(self, node: ast.AST, code: str, ty: Tile, dtype: str, shape: tuple[str, ...]) -> tuple[str, Tile]:
+        """cuTile Python's promote_and_broadcast_to for an mma operand: converted to ``dtype``, then reshaped to
+        ``shape``'s rank (leading ones) and broadcast to it, each op only where it changes something."""
+        if ty.dtype != dtype:
+            code, ty = self.typed(f"convert_tile({code})", Tile(dtype, ty.shape), None, f"promoted_{dtype}")
+        if len(ty.shape) < len(shape):
+            ones = ("1",) * (len(shape) - len(ty.shape)) + ty.shape
+            code, ty = self.typed(f"{_paren(code)}.reshape(shape![{', '.join(ones)}])", Tile(dtype, ones), None,
+                                  "reshaped")
+        if ty.shape != shape:
+            self.need(node, "reshape-broadcast", "an mma operand's batch broadcast")
+            code, ty = self.typed(f"{_paren(code)}.broadcast(shape![{', '.join(shape)}])", Tile(dtype, shape),
+                                  None, "broadcast")
+        return code, ty
 
     def rounded_unary(self, node: ast.Call, op: str) -> tuple[str, Ty]:
         """``ct.exp``/``ct.tanh`` (x, rounding_mode=..): cutile's own functions emit the op without a rounding
@@ -6818,6 +6853,28 @@ def _float_constant(value: float, dtype: str, dims: str) -> str:
 #: named constants cutile 0.3.1 writes wrongly (irdiff found: bf16 NEG_INFINITY comes out as 0xFFF0, a NaN, where
 #: cuTile Python writes 0xFF80, and ONE as 1.875; docs/toolchain.md has the repro)
 BROKEN_NAMED = {("bf16", "NEG_INFINITY"), ("bf16", "INFINITY"), ("bf16", "ONE")}
+
+
+def _matmul_shapes(x: tuple[str, ...], y: tuple[str, ...]) -> \
+        tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """cuda.tile's _matmul_broadcast_shape over extents spelled as the translator spells them: the shapes the
+    operands take (a 1-d `x` as `(1, K)`, a 1-d `y` as `(K, 1)`, batches broadcast together), the accumulator's,
+    and the product's (a 1-d operand's axis dropped); None when they do not fit."""
+    if not x or not y:
+        return None
+    xs = ("1", *x) if len(x) == 1 else x
+    ys = (*y, "1") if len(y) == 1 else y
+    if xs[-1] != ys[-2]:
+        return None
+    bx, by = xs[:-2], ys[:-2]
+    rank = max(len(bx), len(by))
+    batch = _broadcast_shapes([("1",) * (rank - len(bx)) + bx, ("1",) * (rank - len(by)) + by]) if rank else ()
+    if batch is None:
+        return None
+    acc = (*batch, xs[-2], ys[-1])
+    out = acc[:-2] + acc[-1:] if len(x) == 1 else acc
+    out = out[:-1] if len(y) == 1 else out
+    return (*batch, *xs[-2:]), (*batch, *ys[-2:]), acc, out
 
 
 def _broadcast_shapes(shapes: list[tuple[str, ...]]) -> tuple[str, ...] | None:

@@ -1,0 +1,79 @@
+"""cuTile Python generality, round 24 (docs/corpus.md): kernels of our own over cuda.tile 1.7's API surface (ops,
+keywords, dtype combinations), Python forms inside kernels and LLM serving / training styles, ported with the CLI;
+what they found in tileport, each as a test."""
+import pytest
+
+from test_cutile_round21 import emit_resolved
+from tileport.translate.emit import Unsupported
+
+
+def _body(em) -> str:
+    return "\n".join(em.body)
+
+
+def test_matmul_of_a_batch_by_a_matrix(tmp_path):
+    """`tx @ tw` of a rank-3 tile and a rank-2 one (round 24's p02 `matmul_3d_by_2d`): refused ("ct.matmul of
+    anything but two 2-d float tiles (or 3-d ones of one batch extent)"). cuTile Python's matmul_impl reshapes the
+    rank-2 operand to a batch of one and broadcasts it to the other's batch, then multiplies into a zero
+    accumulator; the port writes the same reshape, broadcast and batched mma."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, w, out, H: ct.Constant[int], B: ct.Constant[int], K: ct.Constant[int], N: ct.Constant[int]):
+         i = ct.bid(0)
+         tx = ct.load(x, (0, i, 0), (H, B, K))
+         tw = ct.load(w, (0, 0), (K, N))
+         ct.store(out, (0, i, 0), tx @ tw)
+     """, "x=f32[?,?,?]/?,?,1, w=f32[?,?]/?,1, out=f32[?,?,?]/?,?,1, H=#4, B=#16, K=#32, N=#16",
+                                  consts=("H", "B", "K", "N")))
+    assert "tw.reshape(shape![1, K, N])" in body, body
+    assert ".broadcast(shape![H, K, N])" in body, body
+    assert "mma_batched(tx, broadcast, zero)" in body, body
+
+
+def test_matmul_of_vectors_and_mixed_dtypes(tmp_path):
+    """A 1-d operand (`v @ w`, `a @ b` of two vectors: a dot product) is made `(1, K)` / `(K, 1)` and the
+    product's axis dropped again by a reshape; operands of two float dtypes (`f16 @ f32`) are promoted to their
+    common dtype first (round 24's p02 `matvec_1d`, `dot_1d`, `mm_mixed_promote`: refused before), as
+    cuTile Python's matmul_impl does."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, w, h, out, K: ct.Constant[int], N: ct.Constant[int]):
+         i = ct.bid(0)
+         v = ct.reshape(ct.load(x, (i, 0), (1, K)), (K,))
+         tw = ct.load(w, (0, 0), (K, N))
+         r = ct.matmul(v, tw)
+         d = v @ v
+         th = ct.load(h, (0, 0), (K, K))
+         p = ct.matmul(th, tw)
+         ct.store(out, (i, 0), ct.reshape(r + d, (1, N)) + ct.sum(p))
+     """, "x=f32[?,?]/?,1, w=f32[?,?]/?,1, h=f16[?,?]/?,1, out=f32[?,?]/?,1, K=#32, N=#16", consts=("K", "N")))
+    assert "v.reshape(shape![1, K])" in body and "v.reshape(shape![K, 1])" in body, body
+    assert ".reshape(shape![N])" in body and ".reshape(shape![])" in body, body
+    assert "let promoted_f32: Tile<f32, { [K, K] }> = convert_tile(th);" in body, body
+
+
+def test_mma_of_a_batch_by_a_matrix(tmp_path):
+    """`ct.mma(x3, w2, acc3)` (round 24's p02 `tf32_mma_batched`): refused ("ct.mma operand shapes"); cuTile
+    Python's mma_impl reshapes the rank-2 operand to a batch (no broadcast where the batch is 1)."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(a, b, c, M: ct.Constant[int], N: ct.Constant[int], K: ct.Constant[int]):
+         z = ct.bid(0)
+         ta = ct.load(a, (z, 0, 0), (1, M, K))
+         tb = ct.load(b, (0, 0), (K, N))
+         ct.store(c, (z, 0, 0), ct.mma(ta, tb, acc=ct.zeros((1, M, N), dtype=ct.float32)))
+     """, "a=f32[?,?,?]/?,?,1, b=f32[?,?]/?,1, c=f32[?,?,?]/?,?,1, M=#16, N=#32, K=#32", consts=("M", "N", "K")))
+    assert "tb.reshape(shape![1, K, N])" in body and ".broadcast(" not in body, body
+    assert "mma_batched(ta, reshaped" in body, body
+
+
+def test_matmul_refusals_name_the_position(tmp_path):
+    """What stays refused is refused at its file:line:col with the reason: an integer matmul (cuTile Python
+    accumulates in i32 and converts back; not ported), shapes whose batches do not broadcast."""
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: ct\.matmul of anything but two float tiles"):
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(a, b, c, B: ct.Constant[int]):
+             i = ct.bid(0)
+             ct.store(c, (i, 0), ct.load(a, (i, 0), (B, B)) @ ct.load(b, (0, 0), (B, B)))
+         """, "a=i8[?,?]/?,1, b=i8[?,?]/?,1, c=i8[?,?]/?,1, B=#32")
