@@ -77,3 +77,33 @@ def test_matmul_refusals_name_the_position(tmp_path):
              i = ct.bid(0)
              ct.store(c, (i, 0), ct.load(a, (i, 0), (B, B)) @ ct.load(b, (0, 0), (B, B)))
          """, "a=i8[?,?]/?,1, b=i8[?,?]/?,1, c=i8[?,?]/?,1, B=#32")
+
+
+def test_invert_of_an_unsigned_tile_and_of_an_int_scalar(tmp_path):
+    """`~a` of a uint32 tile (round 24's p01 `bit_ops_u32`): the port xored with `-1u32` (rustc: "cannot apply
+    unary operator `-` to type `u32`", failed); an unsigned tile's all-ones is its largest value, written as its
+    signed bits as other unsigned constants with the top bit set are. `~i` of a runtime int (p04 `shifts_scalars`,
+    `~ct.bid(0)`): refused ("an integer or bool tile is expected"); cuTile Python xors its 0-d tile with -1."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, out, B: ct.Constant[int]):
+         i = ct.bid(0)
+         a = ct.load(x, (i,), (B,))
+         ct.store(out, (i,), (~a) ^ (a << 2))
+     """, "x=u32[?]/1, out=u32[?]/1, B=#128"))
+    assert "-1u32" not in body and "bitcast" in body, body
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, out, B: ct.Constant[int]):
+         i = ct.bid(0)
+         t = ct.load(x, (i,), (B,))
+         ct.store(out, (i,), t + (~i))
+     """, "x=i32[?]/1, out=i32[?]/1, B=#128"))
+    assert "let inverted: i32 = i;" in body and "-1i32" in body, body
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: `~` of f32"):
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(x, out, s: float, B: ct.Constant[int]):
+             i = ct.bid(0)
+             ct.store(out, (i,), ct.load(x, (i,), (B,)) + (~s))
+         """, "x=f32[?]/1, out=f32[?]/1, s=f32, B=#128")

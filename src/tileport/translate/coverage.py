@@ -440,8 +440,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`let` first (cutile 0.3.1 mistypes its broadcast comparisons inside `select`: SMALL_KERNELS fma5)", S,
               "causal_mask"),
     Construct("bitwise", "`a & b`, `a | b`, `a ^ b` on integer or boolean tiles, `a << k`, `a >> k` on integer tiles "
-              "(arithmetic on signed), `~t` / `ct.bitwise_not(t)` on an integer or bool tile", "the same Rust "
-              "operators; `~t` is `t ^ -1` (`t ^ true`), as cuTile Python lowers it; on 16-bit tiles (cutile 0.3.1's "
+              "(arithmetic on signed), `~t` / `ct.bitwise_not(t)` on an integer or bool tile or an int scalar "
+              "(`~ct.bid(0)`)", "the same Rust operators; `~t` is `t ^ -1` (`t ^ true`; on an unsigned tile its "
+              "largest value, written as its signed bits), as cuTile Python lowers it; on 16-bit tiles (cutile 0.3.1's "
               "operators know no 16-bit integer) `shri(a, b)` and `shli_wrapping(a, b, overflow::None)` (declared in "
               "the port's module with the `overflow` attribute its `shli` leaves out: SMALL_KERNELS gen7_bits)", S,
               "causal_mask"),

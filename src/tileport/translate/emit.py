@@ -3318,15 +3318,27 @@ class Emitter:
                 not self.const_value(node.operand)[0]:
             # `~t` / ct.bitwise_not(t): cuTile Python xors with all ones (-1, or True for a bool tile)
             code, ty = self.expr(node.operand)
+            if isinstance(ty, Scalar) and ty.dtype in ("i32", "i64"):
+                # `~i` of a runtime int (a block id, an argument): cuTile Python xors its 0-d tile with -1
+                tmp = self.fresh("inverted")
+                self.body.append(f"let {tmp}: {ty.rust()} = {code};")
+                self.env[tmp] = (tmp, ty)
+                return self.expr(ast.copy_location(ast.BinOp(ast.copy_location(ast.Name(tmp, ast.Load()), node),
+                                                             ast.BitXor(),
+                                                             ast.copy_location(ast.Constant(-1), node)), node))
             if not isinstance(ty, Tile) or ty.dtype.startswith(("f", "bf")):
-                raise self.refuse(node, "bitwise", f"`~` of {_describe(ty)} (an integer or bool tile is expected)")
+                raise self.refuse(node, "bitwise", f"`~` of {_describe(ty)} (an integer or bool tile or an int "
+                                                   "scalar is expected)")
             tmp = self.fresh("inverted")
             self.body.append(f"let {tmp}: {ty.rust()} = {code};")
             self.env[tmp] = (tmp, ty)
             if ty.dtype == "bool":   # (a bool has no literal the element-wise path takes: the tile of trues)
                 self.need(node, "bitwise", "`~` of a bool tile")
                 return f"{tmp} ^ constant(true, shape![{', '.join(ty.shape)}])", ty
-            ones = ast.copy_location(ast.Constant(-1), node)
+            # (an unsigned tile's all-ones is its largest value: a constant with the top bit set, written as
+            # its signed bits; -1 has no unsigned literal, `-1u32` is no Rust)
+            width = _UNSIGNED_BITS.get(ty.dtype)
+            ones = ast.copy_location(ast.Constant(2 ** width - 1 if width else -1), node)
             return self.expr(ast.copy_location(ast.BinOp(ast.copy_location(ast.Name(tmp, ast.Load()), node),
                                                          ast.BitXor(), ones), node))
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
