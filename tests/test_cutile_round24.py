@@ -107,3 +107,30 @@ def test_invert_of_an_unsigned_tile_and_of_an_int_scalar(tmp_path):
              i = ct.bid(0)
              ct.store(out, (i,), ct.load(x, (i,), (B,)) + (~s))
          """, "x=f32[?]/1, out=f32[?]/1, s=f32, B=#128")
+
+
+W4 = """
+@ct.kernel
+def k(x, qw, out, BM: ct.Constant[int], BN: ct.Constant[int], BK: ct.Constant[int]):
+    i, j = ct.bid(0), ct.bid(1)
+    acc = ct.zeros((BM, BN), dtype=ct.float32)
+    for kb in range(ct.num_tiles(x, axis=1, shape=(BM, BK))):
+        a = ct.load(x, (i, kb), (BM, BK))
+        packed = ct.load(qw, (kb, j), (BK // 8, BN))
+        w = ct.astype(ct.reshape((packed[:, None, :] >> (ct.arange(8, dtype=ct.int32) * 4)[None, :, None]) & 15,
+                                 (BK, BN)), ct.float32)
+        acc = ct.mma(a, w, acc)
+    ct.store(out, (i, j), acc)
+"""
+
+
+def test_a_loop_over_another_arrays_tiles_of_another_extent_loads_unchecked(tmp_path):
+    """An int4 GEMM's `for kb in range(ct.num_tiles(x, 1, (BM, BK)))` loading `qw` in `(BK // 8, BN)` tiles at
+    `(kb, j)` (round 24's p06 `w4a16_gemm`): **unproven** — the port used cutile's checked `.load`, and cutile
+    discharges a counted loop index only against tiles of the same extent (its axis-provenance rung), so it
+    asserted `kb < ceil(qw.shape[0] / 8)` before the loop, an assert cuTile Python's load does not have. That load
+    is the Tile IR load itself now; one of the counted extent (`x` at `(i, kb)`) keeps the checked load."""
+    body = _body(emit_resolved(tmp_path, W4, "x=f32[?,?]/?,1, qw=i32[?,?]/?,1, out=f32[?,?]/?,1, BM=#32, BN=#32, "
+                                             "BK=#64", consts=("BM", "BN", "BK")))
+    assert "x_view.load([i, kb])" in body, body
+    assert "qw_view.load(" not in body and "load_view_tko(\n" in body or "load_view_tko(&qw_view" in body, body

@@ -45,7 +45,9 @@ COVERAGE: tuple[Construct, ...] = (
               None),
     Construct("bid", "`ct.bid(k)`", "`get_tile_block_id().k`", S, "vector_add"),
     Construct("load-tile", "`ct.load(a, index=(...), shape=(...))` (no padding_mode) at a block id, a literal or a "
-              "loop index counted by `ct.num_tiles` (any other index: refused — Python reads unchecked, cutile asserts); "
+              "loop index counted by `ct.num_tiles` (any other index: refused — Python reads unchecked, cutile asserts; "
+              "a loop over another array's tiles of another extent, an int4 GEMM's packed weights: the Tile IR load, "
+              "unchecked as in cuTile Python, cutile's check would assert); "
               "extents computed from constants (`N * N`, spelled as their value); `shape=()`: one element as a 0-d "
               "tile; an index that is a 0-d tile (`row = ct.gather(ids, t)`) or an i64 scalar (an int64 token id's "
               "`.item()`), in loads and stores",

@@ -278,7 +278,8 @@ class Emitter:
         self.reduced: set[str] = set()   # arrays a tiled view's atomic_store_<op> writes (see tiled_atomic)
         self.tile_counts: dict[str, tuple[str, int, tuple[str, ...]]] = {}   # name = ct.num_tiles(array, axis, shape)
         self.loop_bounds: dict[str, tuple[str, tuple[str, int, tuple[str, ...]]]] = {}  # loop var → its stop
-        self.tile_loop_vars: set[str] = set()  # range-loop variables counted by ct.num_tiles
+        # range-loop variables counted by ct.num_tiles → what they count (array, axis, tile shape; None: unknown)
+        self.tile_loop_vars: dict[str, tuple[str, int, tuple[str, ...]] | None] = {}
         self.last_num_tiles: tuple[str, int, tuple[str, ...]] | None = None
         self.unsafe_sites: list[dict] = []
         self.products: dict[str, list] = {}  # name bound to `a * b` → the factors (for fma across a binding)
@@ -1866,7 +1867,9 @@ class Emitter:
             if ty != Scalar("i32"):
                 raise self.refuse(args[0], "for-range", "range start is not an i32 scalar")
             start = code
+        self.last_num_tiles = None
         stop_code, stop_ty = self._as_scalar(*self.expr(stop))
+        counts = self.tile_counts.get(stop.id) if isinstance(stop, ast.Name) else self.last_num_tiles
         if stop_ty != Scalar("i32"):
             raise self.refuse(stop, "for-range", "range stop is not an i32 scalar")
         name = st.target.id
@@ -1887,7 +1890,7 @@ class Emitter:
         else:
             split = loop_split.plan(st, self.partial_bool)
         if split is None:
-            return self._range_loop(name, start, stop_code, st.body, counted, indent, loop=st)
+            return self._range_loop(name, start, stop_code, st.body, counted, indent, loop=st, counts=counts)
         self.need(split.branch, "loop-split", "a loop cuTile Python splits")
         bound, bty = self.expr(split.bound)
         if bty != Scalar("i32"):
@@ -1907,7 +1910,7 @@ class Emitter:
                                       isinstance(n.ctx, ast.Store) and n.id in self.env and n.id != name)) \
             if flag else ()
         self._range_loop(name, start, first_stop, split.body(loop, first), counted, indent, flag=flag,
-                         passthrough=carried)
+                         passthrough=carried, counts=counts)
         second_body = split.body(loop, second)
         if flag:   # (iterations past the bound only set the flag: what they compute before the `if` for the rest of
             # the body is never read, and cuTile Python drops it; values the loop carries are kept)
@@ -1918,7 +1921,7 @@ class Emitter:
                                                          self.ct(n.func).startswith("atomic_"))
                             for n in walk_nodes(b.value)))]   # (a helper's call kept: it may write)
         self._range_loop(name, second_start, stop_code, second_body, counted, indent, flag=flag,
-                         passthrough=carried)
+                         passthrough=carried, counts=counts)
 
     def while_loop(self, st: ast.While, indent: str) -> None:
         """`while C:` on runtime scalars: the same `while` in Rust, which cutile compiles as cuTile Python does (a
@@ -1974,9 +1977,11 @@ class Emitter:
 
     def _range_loop(self, name: str, start: str, stop: str, body: list[ast.stmt], counted: bool,
                     indent: str, loop: ast.For | None = None, flag: str | None = None,
-                    passthrough: tuple[str, ...] = ()) -> None:
+                    passthrough: tuple[str, ...] = (),
+                    counts: tuple[str, int, tuple[str, ...]] | None = None) -> None:
         """``flag``: the `break` flag declared before the loop (the two loops of a split broken loop share it);
-        ``passthrough``: the values the loop they were split from carries."""
+        ``passthrough``: the values the loop they were split from carries; ``counts``: what a ``counted`` loop
+        counts (the array, axis and tile shape of its ct.num_tiles; None: not known)."""
         for st in body if flag is None else ():   # `if j >= X: break` (X loop-invariant): cuTile Python's loop_split turns it into a bound
             if isinstance(st, ast.If) and _breaks(st.body + st.orelse) and isinstance(st.test, ast.Compare) and \
                     len(st.test.ops) == 1 and any(isinstance(n, ast.Name) and n.id == name
@@ -2021,13 +2026,13 @@ class Emitter:
             for carried in ([] if _breaks(body) else [flag]) + [v for v in passthrough if v not in own]:
                 self.body.append(f"{indent}    {carried} = {carried};")
         if counted:
-            self.tile_loop_vars.add(name)
+            self.tile_loop_vars[name] = counts
         self.break_flags.append(flag)
         try:
             self.scoped(body, indent + "    ", {name: (name, Scalar("i32"))}, loop=True)
         finally:
             self.break_flags.pop()
-        self.tile_loop_vars.discard(name)
+        self.tile_loop_vars.pop(name, None)
         self.body.append(f"{indent}}}")
 
     def assume_carried(self, loop: ast.For | ast.While) -> list[str]:
@@ -5735,12 +5740,13 @@ class Emitter:
             stop = self.loop_bounds[index.elts[0].id][0]
             self.body.append(f"// {idx[0]} < {stop} = num_tiles({arr}) by the loop bound: no bounds check to emit.")
             return self.typed(raw(), ty, None, f"{arr}_tile")
-        if mode != "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
+        plain = all(self._plain_index(e, shape[k] if k < len(shape) else None) for k, e in enumerate(index.elts))
+        if mode != "UNDETERMINED" and not plain:
             self.need(node, "load-padded-offset", "padded load at a computed tile index")
             self.body.append("// Padded view: a tile index past the edge reads padding (as in cuTile Python), so the "
                              "load needs no bounds check.")
             return self.typed(raw(), ty, None, f"{arr}_tile")
-        if mode == "UNDETERMINED" and not all(self._plain_index(e) for e in index.elts):
+        if mode == "UNDETERMINED" and not plain:
             # cuTile Python reads it without a bounds check; cutile's checked `.load` would assert (a different
             # program), so the Tile IR load itself, as the reference has it
             self.need(node, "load-padded-offset", "unpadded load at a computed tile index")
@@ -5905,14 +5911,24 @@ class Emitter:
             tma = "tma::Enabled" if allow else "tma::Disabled"
         return latency, tma
 
-    def _plain_index(self, e: ast.AST) -> bool:
+    def _plain_index(self, e: ast.AST, extent: str | None = None) -> bool:
         """A tile index cutile's partition check decides without an in-kernel assert: the literal 0, a block id
-        (checked against the grid at launch) or a loop index counted by ct.num_tiles. Another literal (tile 1 of a
-        dynamic dimension) gets an in-kernel bounds assert that cuTile Python's padded load does not have; so does a
-        grid-stride loop's index (`for r in range(ct.bid(0), ct.num_tiles(x, 0, ..), ct.num_blocks(0))`: cutile keeps
-        the assert in the loop)."""
+        (checked against the grid at launch) or a loop index counted by ct.num_tiles — of this array along this
+        dimension, or of another array's axis in tiles of the same extent (cutile's axis-provenance rung: the
+        other axis bounds this one by a launch check). A loop over another array's tiles of another extent (`for kb
+        in range(ct.num_tiles(x, 1, (BM, BK)))` indexing `qw`'s `(BK // 8, BN)` tiles: int4 weights packed eight to
+        an int32) is not: cutile asserts it before the loop. Another literal (tile 1 of a dynamic dimension) gets an
+        in-kernel bounds assert that cuTile Python's padded load does not have; so does a grid-stride loop's index
+        (`for r in range(ct.bid(0), ct.num_tiles(x, 0, ..), ct.num_blocks(0))`: cutile keeps the assert in the
+        loop). ``extent``: the access's tile extent along the index's dimension."""
+        if isinstance(e, ast.Name) and e.id in self.tile_loop_vars:
+            counts = self.tile_loop_vars[e.id]
+            if counts is None or extent is None:
+                return True
+            axis = counts[1] if counts[1] >= 0 else counts[1] + len(counts[2])
+            return 0 <= axis < len(counts[2]) and self._same_extent(counts[2][axis], extent)
         if isinstance(e, ast.Name):
-            return e.id in self.bid_names or e.id in self.tile_loop_vars
+            return e.id in self.bid_names
         return self._int(e) == 0 or (isinstance(e, ast.Call) and self.ct(e.func) == "bid")
 
     def result_tile(self, node: ast.AST, *types: Ty, nodes: list | None = None) -> Tile:
