@@ -134,3 +134,26 @@ def test_a_loop_over_another_arrays_tiles_of_another_extent_loads_unchecked(tmp_
                                              "BK=#64", consts=("BM", "BN", "BK")))
     assert "x_view.load([i, kb])" in body, body
     assert "qw_view.load(" not in body and "load_view_tko(\n" in body or "load_view_tko(&qw_view" in body, body
+
+
+def test_a_product_passed_through_a_starred_tuple_name(tmp_path):
+    """`args = (t, t * 2.0, 1.0)` then `_sum3(*args)` whose `a + b + c` adds the product (round 24's p04
+    `starred_kernel`): refused ("1 fma(s) in the reference IR .. for 0 candidate sums"): a product passed to a
+    parameter the helper adds is bound to a name first (helper-call-argument), but the starred tuple name
+    passed it only once tuple names were read in place. The arguments are bound again after that (the emitter
+    then contracts the named product where the reference has the fma; no reference here: the binding is what
+    changed)."""
+    body = _body(emit_resolved(tmp_path, """
+     def _sum3(a, b, c):
+         return a + b + c
+
+
+     @ct.kernel
+     def k(x, out, B: ct.Constant[int]):
+         i = ct.bid(0)
+         t = ct.load(x, (i,), (B,))
+         args = (t, t * 2.0, 1.0)
+         ct.store(out, (i,), _sum3(*args))
+     """, "x=f32[?]/1, out=f32[?]/1, B=#128"))
+    assert "let _sum3_product: Tile<f32, { [B] }> = t * " in body, body
+    assert "let b: Tile<f32, { [B] }> = _sum3_product;" in body, body

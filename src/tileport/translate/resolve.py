@@ -2996,8 +2996,10 @@ def _hoist_tuple_call_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> Non
     (`_add(t * 2.0, u)`), bound likewise (`_add_product = t * 2.0`), whose sum cuTile Python contracts (rewrite
     helper-call-argument). Python evaluates the arguments before the call, so the order is the same; only calls
     evaluated unconditionally by their statement are taken (not under a conditional expression, `and`/`or` or a
-    lambda)."""
+    lambda). Run again once tuple names are read where they are (`_sum3(*args)` of `args = (t, t * 2.0, 1.0)`
+    passes the product only then): the names made skip those the function has."""
     count = [0]
+    taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)}
 
     def returns_tuple(call: ast.AST) -> bool:
         if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
@@ -3032,11 +3034,14 @@ def _hoist_tuple_call_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> Non
         if callee is not None:
             for i, a in enumerate(e.args):
                 if returns_tuple(a):
-                    name = f"{a.func.id}_result{count[0] or ''}"
+                    stem = f"{a.func.id}_result"
                 elif summed_product(a, callee, i):
-                    name = f"{e.func.id}_product{count[0] or ''}"
+                    stem = f"{e.func.id}_product"
                 else:
                     continue
+                while (name := f"{stem}{count[0] or ''}") in taken:
+                    count[0] += 1
+                taken.add(name)
                 count[0] += 1
                 pre.append(_mark(ast.copy_location(ast.Assign(targets=[ast.Name(name, ast.Store())], value=a),
                                                    st)))
@@ -3178,6 +3183,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     fn.body = _unroll_static_tuples(body)
     if joined:
         _inline_tuple_names(fn, env)   # (`idx = (pid,) + (0,)`, a tuple only now: read where it is read)
+    _hoist_tuple_call_arguments(fn, env)   # (again: what a tuple name passed, `f(*args)`, is read in place now)
     # parameter defaults are evaluated in the module's scope (`def scale(v, s=SCALE)`), none of the function's
     defaults = _Resolver(env, set(), called)
     fn.args.defaults = [defaults.visit(d) for d in fn.args.defaults]
