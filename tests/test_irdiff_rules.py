@@ -105,6 +105,15 @@ def test_hints_for_target():
     assert compare_programs(parse(both), parse(hinted("sm_90")), target="sm_90")["equivalent"]
     mine = a.replace(") {", ") optimization_hints=<default = {num_cta_in_cga = 2}, sm_90 = {occupancy = 2}> {", 1)
     assert not compare_programs(parse(mine), parse(hinted("sm_90")), target="sm_90")["equivalent"]
+    # the target's entry over `default`'s, hint by hint (round 24: `num_worker_warps=8, occupancy=ct.ByTarget(
+    # sm_90=2, default=1)` is cutile's `sm_90 = (occupancy = 2, num_worker_warps_per_cta = 8)`: tileiras compiles
+    # both to one cubin)
+    both_keys = a.replace(") {", ") optimization_hints=<sm_90 = {num_cta_in_cga = 2, occupancy = 2}> {", 1)
+    assert compare_programs(parse(mine), parse(both_keys), target="sm_90")["equivalent"]
+    over = a.replace(") {", ") optimization_hints=<default = {num_cta_in_cga = 2, occupancy = 1}, "
+                            "sm_90 = {occupancy = 2}> {", 1)
+    assert compare_programs(parse(over), parse(both_keys), target="sm_90")["equivalent"]
+    assert not compare_programs(parse(over), parse(both_keys), target="sm_80")["equivalent"]   # (occupancy 1)
 
 
 def test_splat_constants():

@@ -1485,17 +1485,24 @@ HINT_ENTRY = re.compile(r"(\w+) = \{([^{}]*)\}")
 
 
 def _hints_for_target(canon: "Canon", text: str, target: str | None) -> str:
-    """In a program compiled for ``target``, optimization hints are those its key names, else the `default` ones:
-    `<sm_90 = {h}>` and `<default = {h}, sm_80 = {g}>` both read `<default = {h}>` for sm_90."""
+    """In a program compiled for ``target``, optimization hints are the `default` ones with those its own key
+    names over them, hint by hint: `<sm_90 = {h}>` and `<default = {h}, sm_80 = {g}>` both read `<default = {h}>`
+    for sm_90, and `<default = {num_worker_warps_per_cta = 8, occupancy = 1}, sm_90 = {occupancy = 2}>` (cuTile
+    Python's `num_worker_warps=8, occupancy=ct.ByTarget(sm_90=2, default=1)`) reads `<default =
+    {num_worker_warps_per_cta = 8, occupancy = 2}>`: tileiras 13.4 compiles the two to the same sm_90 cubin."""
     if target is None:
         return text
+
+    def hints(body: str) -> dict[str, str]:
+        return dict(h.split(" = ", 1) for h in (x.strip() for x in body.split(",")) if " = " in h)
 
     def sub(m: re.Match) -> str:
         entries = dict(HINT_ENTRY.findall(m.group(2)))
         if set(entries) <= {"default"}:
             return m.group(0)
         canon.fired["hints-for-target"] += 1
-        return f"{m.group(1)}default = {{{entries.get(target, entries.get('default', ''))}}}>"
+        merged = hints(entries.get("default", "")) | hints(entries.get(target, ""))
+        return f"{m.group(1)}default = {{{', '.join(f'{k} = {v}' for k, v in sorted(merged.items()))}}}>"
 
     return HINTS_KEYED.sub(sub, text)
 

@@ -54,11 +54,13 @@ RULES: tuple[Rule, ...] = (
          "optimization_hints=<default = {}> equals no hints, on the entry and on any op",
          "an empty hint dictionary is the default", "test_empty_hints"),
     Rule("hints-for-target", "canonicalization",
-         "optimization_hints are read as the ones that apply on the compile target: its own key's, else "
-         "`default`'s (`<sm_90 = {h}>` and `<default = {h}, sm_80 = {g}>` are both `<default = {h}>` for sm_90)",
-         "default hints apply to every target without its own entry, and another target's entry applies only "
-         "there (cuTile Python writes `default` and every `ct.ByTarget` key, cutile writes the target it compiles "
-         "for)",
+         "optimization_hints are read as the ones that apply on the compile target: `default`'s, with its own "
+         "key's over them hint by hint (`<sm_90 = {h}>` and `<default = {h}, sm_80 = {g}>` are both `<default = "
+         "{h}>` for sm_90; `<default = {w = 8, o = 1}, sm_90 = {o = 2}>` is `<default = {o = 2, w = 8}>`)",
+         "default hints apply to every target, a target's own entry replaces those it names there, and another "
+         "target's entry applies only there (cuTile Python writes `default` and every `ct.ByTarget` key, cutile "
+         "writes the target it compiles for; tileiras 13.4 compiles `num_worker_warps=8, occupancy=ByTarget(sm_90=2, "
+         "default=1)` to the sm_90 cubin of `num_worker_warps=8, occupancy=2`, byte for byte)",
          "test_hints_for_target"),
     Rule("dead-pure-ops", "canonicalization", "pure ops whose results are never used are dropped",
          "no side effects, no uses: removing them changes nothing", "test_dead_pure_ops"),

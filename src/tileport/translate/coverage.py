@@ -685,8 +685,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`from cuda.tile import ByTarget`)",
               "`#[cutile::entry(optimization_hints = (sm_90 = (occupancy = N, num_cta_in_cga = M, "
               "num_worker_warps_per_cta = W,),))]`: the same "
-              "Tile IR entry hints, keyed by the target (irdiff's hints-for-target rule: where a hint names sm_90, "
-              "cuTile Python's `sm_90` entry holds only those, and applies instead of `default`)", S, "row_softmax"),
+              "Tile IR entry hints, keyed by the target, each hint's sm_90 value (irdiff's hints-for-target rule: "
+              "where a hint names sm_90, cuTile Python's `sm_90` entry holds only those, and tileiras applies them "
+              "over `default`'s, hint by hint)", S, "row_softmax"),
     Construct("kernel-opt-level", "`@ct.kernel(opt_level=N)` (0 to 3, a literal or module constant, also "
               "`ct.ByTarget(sm_90=.., default=..)`)",
               "no Tile IR (cuTile Python passes `-ON` to tileiras; the IR is the same at every level): cutile's "

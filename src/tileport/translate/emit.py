@@ -393,10 +393,8 @@ class Emitter:
             return isinstance(v, ast.Call) and (self.ct(v.func) == "ByTarget" or (
                 isinstance(v.func, ast.Name) and v.func.id == "ByTarget"))
         # a hint given for sm_90 itself (`ct.ByTarget(sm_90=4, ..)`): cuTile Python writes an `sm_90` entry of
-        # those, which applies there instead of `default` (the other hints' values), as irdiff's hints-for-target
-        # reads it; so the port states the sm_90 ones only
-        own = any(by_target(kw.value) and any(k.arg == "sm_90" for k in kw.value.keywords)
-                  for dec in self.fn.decorator_list if isinstance(dec, ast.Call) for kw in dec.keywords)
+        # those beside `default` (the other hints' values); tileiras applies `default`'s hints with the `sm_90`
+        # entry's over them, hint by hint (irdiff's hints-for-target), so the port states every hint's sm_90 value
         if not any(self.ct(d.func if isinstance(d, ast.Call) else d) == "kernel" for d in self.fn.decorator_list):
             # a function made a kernel by a call, not a decorator (`k = ct.kernel(occupancy=2)(fn)`): the kernel
             # object's hints on sm_90, as analyze read them (row kernel-hints)
@@ -409,10 +407,6 @@ class Emitter:
             if not (isinstance(dec, ast.Call) and self.ct(dec.func) == "kernel"):
                 continue
             for kw in dec.keywords:
-                if own and kw.arg in self.KERNEL_HINTS and not (
-                        by_target(kw.value) and any(k.arg == "sm_90" for k in kw.value.keywords)):
-                    self.need(kw, "kernel-hints", f"@ct.kernel({kw.arg}=...), not applied on sm_90")
-                    continue
                 if kw.arg in self.KERNEL_HINTS and isinstance(kw.value, ast.Call) and \
                         (self.ct(kw.value.func) == "ByTarget" or (isinstance(kw.value.func, ast.Name) and
                                                                   kw.value.func.id == "ByTarget")):
