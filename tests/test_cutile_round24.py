@@ -157,3 +157,24 @@ def test_a_product_passed_through_a_starred_tuple_name(tmp_path):
      """, "x=f32[?]/1, out=f32[?]/1, B=#128"))
     assert "let _sum3_product: Tile<f32, { [B] }> = t * " in body, body
     assert "let b: Tile<f32, { [B] }> = _sum3_product;" in body, body
+
+
+def test_an_8_bit_float_constant_the_format_holds(tmp_path):
+    """`ct.full((B,), 448.0, ct.float8_e4m3fn)` (round 24's p09 `fp8_fill`, `fp8_sat`: a saturation bound):
+    refused without a position ("cutile 0.3.1 has no 8-bit float constants (only +0 ..)"). cutile compiles no 8-bit
+    float constant, but the conversion of an f32 constant the format holds exactly is that constant (irdiff's
+    constant-conversion): the port writes it so. A value the format rounds (0.1) stays refused, at its position."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, q, B: ct.Constant[int]):
+         i = ct.bid(0)
+         hi = ct.astype(ct.full((B,), 448.0, ct.float8_e4m3fn), ct.float32)
+         ct.store(q, (i,), ct.astype(ct.minimum(ct.load(x, (i,), (B,)), hi), ct.float8_e4m3fn))
+     """, "x=f32[?]/1, q=f8e4m3fn[?]/1, B=#128"))
+    assert "constant(448.0f32, shape![B]); convert_tile(wide)" in body, body
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: the f8e4m3fn constant 0\.1: cutile 0\.3\.1 has no 8-bit"):
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(q, B: ct.Constant[int]):
+             ct.store(q, (ct.bid(0),), ct.full((B,), 0.1, ct.float8_e4m3fn))
+         """, "q=f8e4m3fn[?]/1, B=#128")

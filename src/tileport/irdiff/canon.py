@@ -1133,7 +1133,7 @@ def _widen_half(canon: Canon, op: Op) -> str | None:
 def _fold_ftof(canon: Canon, op: Op) -> str | None:
     """Rule constant-conversion: ``ftof (constant <f32|f64: v>) : .. -> tile<..xbf16|f16>`` as the constant of the
     target type, when v converts exactly (±inf, and finite values the target type holds; for the 8-bit floats,
-    +0 only): a 16-bit one written as its bits, as a 16-bit constant written directly is compared
+    +0 and the other finite values they hold exactly: fp8_holds): a 16-bit one written as its bits, as a 16-bit constant written directly is compared
     (``_canonical_half``); a 16-bit constant widened to f32 (_widen_half)."""
     import math
     import struct
@@ -1155,9 +1155,10 @@ def _fold_ftof(canon: Canon, op: Op) -> str | None:
     if v is None or math.isnan(v):
         return None
     target = m.group(3)
-    if target.startswith("f8"):   # 8-bit floats: only +0, which every float type holds exactly
-        return f"constant <{target}: 0.000000e+00> : tile<{m.group(2)}{target}>" if v == 0 and \
-            math.copysign(1.0, v) > 0 else None
+    if target.startswith("f8"):   # 8-bit floats: a value the format holds exactly (+0, 1.5, 448, ..), as
+        # tileirdisasm prints an 8-bit constant (`constant <f8E4M3FN: 1.500000e+00>`); -0 has no such text here
+        return f"constant <{target}: {v:.6e}> : tile<{m.group(2)}{target}>" if fp8_holds(v, target) and \
+            not (v == 0 and math.copysign(1.0, v) < 0) else None
 
     def narrow(x: float) -> int | None:
         try:
@@ -1175,6 +1176,28 @@ def _fold_ftof(canon: Canon, op: Op) -> str | None:
         half = ends.pop()
     # (written as its bits, as every 16-bit constant is compared: _canonical_half)
     return f"constant <{target}: 0x{half:04X}> : tile<{m.group(2)}{target}>"
+
+
+#: the 8-bit float formats Tile IR constants take: exponent bits, mantissa bits, largest finite value
+FP8_FORMATS = {"f8E4M3FN": (4, 3, 448.0), "f8E5M2": (5, 2, 57344.0)}
+
+
+def fp8_holds(value: float, target: str) -> bool:
+    """Whether the 8-bit float format ``target`` (FP8_FORMATS' key, or the translator's `f8e4m3fn` / `f8e5m2`)
+    holds ``value`` exactly (finite, in range, no bits past its mantissa; subnormals too): its conversion from
+    f32 is then that value whatever the rounding."""
+    import math
+
+    fmt = FP8_FORMATS.get(target) or {k.lower(): f for k, f in FP8_FORMATS.items()}.get(target)
+    if fmt is None or math.isnan(value) or math.isinf(value):
+        return False
+    exp_bits, man_bits, largest = fmt
+    if value == 0 or abs(value) > largest:
+        return value == 0
+    lowest = 2 - 2 ** (exp_bits - 1)    # the least normal exponent (1 - bias)
+    e = max(math.frexp(abs(value))[1] - 1, lowest)
+    scaled = abs(value) * 2.0 ** (man_bits - e)
+    return scaled == int(scaled)
 
 
 def _half_bits(x: float, target: str) -> int:

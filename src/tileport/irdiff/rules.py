@@ -155,11 +155,12 @@ RULES: tuple[Rule, ...] = (
     Rule("constant-conversion", "rewrite",
          "`ftof` of an f32 (or f64) constant to bf16/f16 is the constant of that type it rounds to (nearest even), "
          "when every value that tileirdisasm prints as that text rounds to the same value; to f8E4M3FN/f8E5M2, of +0 "
-         "only; `ftof` of a finite bf16/f16 constant to f32 is the f32 constant of its value (exact)",
+         "and the finite values the format holds exactly (1.5, 448, 2^-9, ..); `ftof` of a finite bf16/f16 constant to f32 is the f32 constant of its value (exact)",
          "the conversion of a constant is a constant; the text of an f32 has 7 significant digits, so the rule "
          "fires only when the whole interval of f32s it may stand for rounds alike; cutile 0.3.1 writes bf16's "
          "named constants other than ZERO wrongly (docs/toolchain.md), so the port spells them as a converted f32 "
-         "constant; it cannot compile an 8-bit float constant at all (\"Unsupported constant type f8e5m2\")",
+         "constant; it cannot compile an 8-bit float constant at all (\"Unsupported constant type f8e5m2\"), so "
+         "the port converts the f32 constant, which is exact where the format holds the value",
          "test_constant_conversion"),
     Rule("fpowi-const", "rewrite",
          "`fpowi(x, n)` of a constant n ≥ 2 is the products tileiras compiles it to, right-to-left square-and-"

@@ -421,8 +421,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "gather (cutile broadcasts it as cuTile Python does: SMALL_KERNELS gen7_forms), in a 2-D one refused"),
     Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`; `ct.full(shape, v, dtype)` of a "
               "runtime scalar or 0-d tile (of another dtype too: an f32 sum filling a bf16 tile), or of an int "
-              "`ct.Constant` parameter into an i32 tile (a seed)",
-              "`constant(v, shape![..])`; a runtime value converted as its 0-d tile, then broadcast; an int constant "
+              "`ct.Constant` parameter into an i32 tile (a seed); an 8-bit float one of a value the format holds "
+              "exactly (`ct.full(.., 448.0, ct.float8_e4m3fn)`; another is refused: cutile 0.3.1 has no 8-bit "
+              "float constant)",
+              "`constant(v, shape![..])`; an 8-bit float's f32 constant converted (irdiff constant-conversion); a "
+              "runtime value converted as its 0-d tile, then broadcast; an int constant "
               "as its const generic by name (`broadcast_scalar(SEED, ..)`): used only as a value, the constant is "
               "value-generic — proven at a second value no launch had, then launched at any i32 value "
               "(translate.value_generic)", S,

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..astwalk import walk_nodes
 from ..errors import TileportError
+from ..irdiff.canon import fp8_holds
 from ..spec import signature as sigmod
 from .coverage import BY_ID, construct_for_call, supported
 from . import divby, loop_split
@@ -118,6 +119,11 @@ ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire",
 ATOMIC_SCOPES = {"BLOCK": "scope::TileBlock", "DEVICE": "scope::Device", "SYS": "scope::System"}
 #: ct.atomic_<op> → cutile's atomic mode per element dtype (the modes of Tile IR's atomic_rmw_tko)
 _INT_DTYPES = ("i32", "i64", "u32", "u64")
+#: an 8-bit float constant the port cannot write (cutile 0.3.1 compiles none: it converts an f32 one, exact only
+#: where the format holds the value)
+FP8_CONSTANT_LIMIT = ("the {dtype} constant {value!r}: cutile 0.3.1 has no 8-bit float constants; the port converts "
+                      "an f32 constant, which is that constant only where {dtype} holds the value exactly (0, 1.5, "
+                      "448, ..)")
 #: bits of the unsigned dtypes whose literals with the top bit set are written as the signed literal, bitcast
 _UNSIGNED_BITS = {"u8": 8, "u16": 16, "u32": 32}
 ATOMIC_MODES: dict[str, dict[str, str]] = {
@@ -3699,6 +3705,8 @@ class Emitter:
                     # (`ct.full(.., 2.718281828459045, ct.float64)` is 2.7182817459106445); a numpy f64 scalar
                     # resolve spelled so (`LOG2E = np.log2(np.e)`) keeps its digits
                     lit = _f32(lit)
+                if dt.startswith("f8") and not fp8_holds(float(lit), dt):
+                    raise self.refuse(value_node, "full", FP8_CONSTANT_LIMIT.format(dtype=dt, value=lit))
                 if dt.startswith(("f", "bf")):
                     code = _float_constant(float(lit), dt, ", ".join(shape))
                 elif _top_bit_set(int(lit), dt):   # (see signed_bits_literal; cutile types `constant(..)` only
@@ -6859,11 +6867,12 @@ def _float_constant(value: float, dtype: str, dims: str) -> str:
     named = _named_constant(value, dtype)
     if named is not None and (dtype, named) not in BROKEN_NAMED:
         return f"constant({elem}::{named}, shape![{dims}])"
-    if dtype.startswith("f8"):   # cutile 0.3.1 compiles no 8-bit float constant: +0 only, converted from f32
-        if value != 0 or math.copysign(1.0, value) < 0:
-            raise TileportError(f"the {dtype} constant {value!r}: cutile 0.3.1 has no 8-bit float constants (only "
-                                "+0 is written, as a converted f32 zero)")
-        return f"{{ let wide: Tile<f32, {{ [{dims}] }}> = constant(0.0f32, shape![{dims}]); convert_tile(wide) }}"
+    if dtype.startswith("f8"):   # cutile 0.3.1 compiles no 8-bit float constant: an f32 one converted, where
+        # the format holds the value exactly (+0, 1.5, 448, ..: irdiff's constant-conversion)
+        if not fp8_holds(value, dtype) or (value == 0 and math.copysign(1.0, value) < 0):
+            raise TileportError(FP8_CONSTANT_LIMIT.format(dtype=dtype, value=value))
+        return f"{{ let wide: Tile<f32, {{ [{dims}] }}> = constant({rust_literal(value, 'f32')}, shape![{dims}]); " \
+            "convert_tile(wide) }"
     if dtype not in ("f16", "bf16"):
         return f"constant({rust_literal(value, dtype)}, shape![{dims}])"
     wide = _half_value(value, dtype)
