@@ -178,3 +178,21 @@ def test_an_8_bit_float_constant_the_format_holds(tmp_path):
          def k(q, B: ct.Constant[int]):
              ct.store(q, (ct.bid(0),), ct.full((B,), 0.1, ct.float8_e4m3fn))
          """, "q=f8e4m3fn[?]/1, B=#128")
+
+
+def test_bool_of_a_constant(tmp_path):
+    """`b = bool(K)` of a `ct.Constant[int]` then `if b:` (round 24's p09 `const_casts`): refused ("call
+    `bool(...)`"); cuTile Python folds Python's conversions of constants, `bool` as `int` and `float` (a table,
+    CONVERSIONS). The arm is decided per specialization."""
+    src = """
+     @ct.kernel
+     def k(x, out, B: ct.Constant[int], K: ct.Constant[int]):
+         i = ct.bid(0)
+         t = ct.load(x, (i,), (B,)) * float(K)
+         if bool(K % 2):
+             t = t + 1.0
+         ct.store(out, (i,), t)
+     """
+    odd = _body(emit_resolved(tmp_path, src, "x=f32[?]/1, out=f32[?]/1, B=#128, K=#3", consts=("B", "K")))
+    even = _body(emit_resolved(tmp_path, src, "x=f32[?]/1, out=f32[?]/1, B=#128, K=#4", consts=("B", "K")))
+    assert "1.0f32" in odd and "1.0f32" not in even, (odd, even)

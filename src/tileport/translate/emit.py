@@ -119,6 +119,8 @@ ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire",
 ATOMIC_SCOPES = {"BLOCK": "scope::TileBlock", "DEVICE": "scope::Device", "SYS": "scope::System"}
 #: ct.atomic_<op> → cutile's atomic mode per element dtype (the modes of Tile IR's atomic_rmw_tko)
 _INT_DTYPES = ("i32", "i64", "u32", "u64")
+#: Python's conversions cuTile Python folds on constants in a kernel (`int(D / 2)`, `float(K)`, `bool(K)`)
+CONVERSIONS: dict[str, Callable] = {"int": int, "float": float, "bool": bool}
 #: an 8-bit float constant the port cannot write (cutile 0.3.1 compiles none: it converts an f32 one, exact only
 #: where the format holds the value)
 FP8_CONSTANT_LIMIT = ("the {dtype} constant {value!r}: cutile 0.3.1 has no 8-bit float constants; the port converts "
@@ -3421,7 +3423,7 @@ class Emitter:
                 (k := self._int(node.slice)) is not None and -len(bound[1].types) <= k < len(bound[1].types):
             return f"{bound[0]}.{k % len(bound[1].types)}", bound[1].types[k]   # `res[0]` of a helper's results
         if isinstance(node, ast.Call) and (self.ct(node.func) in CONST_CALLS or isinstance(node.func, ast.Name)
-                                           and node.func.id in ("int", "float")) and \
+                                           and node.func.id in CONVERSIONS) and \
                 isinstance(v := self.const_value(node)[1], (int, float)) and not isinstance(v, bool) and \
                 math.isfinite(v) and self.const_value(node)[0]:   # `min(B, N)`, `int(D / 2)` of constants: the
             # value, as cuTile Python folds it (float('nan'), float('inf'): float_special's named constants)
@@ -4344,10 +4346,11 @@ class Emitter:
                     isinstance(node.args[0].value, (str, int, float)) and "float" not in self.env:
                 v = float(node.args[0].value)   # float("-inf"), -float("inf"), float(1): folded, as Python does
                 return True, v
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float") \
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CONVERSIONS \
                     and len(node.args) == 1 and not node.keywords and node.func.id not in self.env and \
-                    (c := self.const_value(node.args[0]))[0] and type(c[1]) in (int, float):
-                return True, {"int": int, "float": float}[node.func.id](c[1])   # `int(D / 2)` of constants
+                    (c := self.const_value(node.args[0]))[0] and type(c[1]) in (int, float, bool):
+                # `int(D / 2)`, `float(K)`, `bool(FLAG_BITS & 4)` of constants: folded, as cuTile Python does
+                return True, CONVERSIONS[node.func.id](c[1])
             if isinstance(node, ast.Call) and self.ct(node.func) == "cdiv" and len(node.args) == 2:
                 (ok1, a), (ok2, b) = self.const_value(node.args[0]), self.const_value(node.args[1])
                 return (True, -(-a // b)) if ok1 and ok2 else (False, None)
