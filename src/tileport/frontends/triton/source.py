@@ -205,6 +205,38 @@ class _AdvanceMethod(ast.NodeTransformer):
         return node
 
 
+#: triton.language's functional tensor-descriptor accesses (core.py) → the descriptor method each calls, and its
+#: parameters after the descriptor (`tl.load_tensor_descriptor(desc, offsets)` is `desc.load(offsets)`)
+DESCRIPTOR_FUNCTIONS = {"load_tensor_descriptor": ("load", ("offsets",)),
+                        "store_tensor_descriptor": ("store", ("offsets", "value"))}
+
+
+class _DescriptorFunctions(ast.NodeTransformer):
+    """``tl.load_tensor_descriptor(desc, offsets)`` / ``tl.store_tensor_descriptor(desc, offsets, value)`` (Triton
+    3.6's functional forms, core.py: each calls the descriptor's method) as ``desc.load(offsets)`` /
+    ``desc.store(offsets, value)``, the methods every rule of the lowering reads (they were refused: "is not
+    lowered"). Arguments by position or by their names; any other form is left for the lowering to refuse."""
+
+    def __init__(self, tl: set[str]):
+        self.tl = tl
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if not (isinstance(f, ast.Attribute) and f.attr in DESCRIPTOR_FUNCTIONS and isinstance(f.value, ast.Name)
+                and f.value.id in self.tl):
+            return node
+        method, params = DESCRIPTOR_FUNCTIONS[f.attr]
+        names = ("desc",) + params
+        kw = {k.arg: k.value for k in node.keywords}
+        if len(node.args) > len(names) or None in kw or set(kw) - set(names[len(node.args):]) or \
+                len(node.args) + len(kw) != len(names):
+            return node
+        vals = list(node.args) + [kw[n] for n in names[len(node.args):]]
+        func = ast.copy_location(ast.Attribute(vals[0], method, ast.Load()), f)
+        return ast.copy_location(ast.Call(func, vals[1:], []), node)
+
+
 def find_kernel(path: Path, name: str) -> TritonKernel:
     path = Path(path)
     try:
@@ -215,6 +247,7 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
     tl, tr, functions = _aliases(tree)
     if tl:
         _AdvanceMethod(sorted(tl)[0], set(tl) | set(tr)).visit(tree)
+        _DescriptorFunctions(set(tl)).visit(tree)
     jitted = _jitted(tree, tr)
     fn = next((f for f in jitted if f.name == name), None)
     if fn is None:
