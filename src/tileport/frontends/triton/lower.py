@@ -85,6 +85,35 @@ LIBDEVICE_BITS = {"fmax": 2, "fmin": 2, "copysign": 2, "signbit": 1}
 #: more libdevice functions written exactly from libdevice.10.bc (_Lowerer.libdevice_more): arity
 LIBDEVICE_MORE = {"saturatef": 1, "fdim": 2, "float_as_int": 1, "int_as_float": 1, "float_as_uint": 1,
                   "uint_as_float": 1, "mulhi": 2, "hadd": 2, "rhadd": 2, "mul24": 2, "ffs": 1}
+#: libdevice's conversions ct.astype makes exactly (`__nv_int2float_rn` is cvt.rn.f32.s32, `__nv_double2float_rz`
+#: cvt.rz.f32.f64; integers to floats rounded to nearest, cuTile's itof): name → (operand dtype, result dtype,
+#: rounding mode or None) (_Lowerer.libdevice_convert)
+LIBDEVICE_CONVERT = {f"{s}2{d}_rn": (src, dst, None)
+                     for s, src in (("int", "ct.int32"), ("uint", "ct.uint32"), ("ll", "ct.int64"), ("ull", "ct.uint64"))
+                     for d, dst in (("float", "ct.float32"), ("double", "ct.float64"))} | {
+    "double2float_rn": ("ct.float64", "ct.float32", None), "double2float_rz": ("ct.float64", "ct.float32", "RZ")}
+#: libdevice's bit-level functions of doubles and its absolute differences (_Lowerer.libdevice_convert): arity
+LIBDEVICE_DOUBLE_BITS = {"double2hiint": 1, "double2loint": 1, "hiloint2double": 2, "double_as_longlong": 1,
+                         "longlong_as_double": 1, "sad": 3}
+#: libdevice's reciprocals by rounding mode (`__nv_frcp_rn`: rcp.rn.ftz.f32 under Triton) → ct.truediv(1, x) rounded so
+LIBDEVICE_RCP = re.compile(r"rcp_(rn|rz|rd|ru)")
+#: libdevice functions refused with their reason, by pattern (was: "is not lowered (supported: ..)")
+LIBDEVICE_REFUSED = (
+    (re.compile(r"fast_(logf|log2f|log10f|sinf|cosf|tanf|powf|exp10f)"),
+     "libdevice's {f} is an approximate PTX instruction (lg2 / sin / cos .approx.ftz.f32 and sums of them): cuTile "
+     "Python 1.7 has no approximate form of it, and its exact function would not give Triton's values"),
+    (re.compile(r"(int|uint|ll|ull)2(float|double)_(rz|rd|ru)"),
+     "cuTile Python 1.7 converts integers to floats rounded to nearest only (ct.astype takes a rounding mode for "
+     "float-to-float conversions); {f} rounds otherwise"),
+    (re.compile(r"double2float_(rd|ru)"),
+     "only double2float_rn / double2float_rz are lowered (ct.astype's RN / RZ); rounding toward -inf / +inf is not"),
+    (re.compile(r"(float|double)2(uint|ull)_(rn|rz|rd|ru)"),
+     "a float to an unsigned integer is not lowered (PTX's cvt saturates negative values to 0; ct.astype's "
+     "conversion of them is not defined alike)"),
+    (re.compile(r"fma_(rz|rd|ru)"), "cuTile Python 1.7's fused multiply-add has no rounding mode but to nearest"),
+    (re.compile(r"rsqrt_rn"), "a correctly rounded reciprocal square root: cuTile Python 1.7's ct.rsqrt is the "
+                              "approximate rsqrt.approx, and 1 / sqrt(x) rounds twice"),
+)
 #: triton.language math functions whose operands Triton 3.6 checks (language/math.py, `_check_dtype`): their dtypes
 TL_MATH_DTYPES = {f: ("ct.float32", "ct.float64") for f in ("exp", "exp2", "log", "log2", "cos", "sin", "sqrt",
                                                              "rsqrt", "erf", "floor", "ceil")} | {
@@ -3658,6 +3687,15 @@ class _Lowerer:
             return self.libdevice_more(node, fn)
         if (cvt := FLOAT_TO_INT.fullmatch(fn)) and len(node.args) == 1 and not kw:
             return self.float_to_int(node, fn, *cvt.groups())
+        if self._libdevice(node) and not kw and (
+                (fn in LIBDEVICE_CONVERT and len(node.args) == 1) or
+                (fn in LIBDEVICE_DOUBLE_BITS and len(node.args) == LIBDEVICE_DOUBLE_BITS[fn]) or
+                (LIBDEVICE_RCP.fullmatch(fn) and len(node.args) == 1)):
+            return self.libdevice_convert(node, fn)
+        if self._libdevice(node):
+            for pattern, why in LIBDEVICE_REFUSED:
+                if pattern.fullmatch(fn):
+                    raise self.fail(node, f"{self._spelled(node, fn)} is not lowered: {why.format(f=fn)}")
         if fn == "fmod" and len(node.args) == 2 and not kw:
             # libdevice.fmod (fmodf: C's fmod, exact): as Triton's float `%` (`_fmod`); was refused
             va, vb = (self._value(self.ev(a), node) for a in node.args)
@@ -3923,6 +3961,76 @@ class _Lowerer:
         if fn == "rhadd":
             return Tile(f"({a} | {b}) - (({a} ^ {b}) >> 1)", shape, "ct.int32")
         return Tile(f"(({a} << 8) >> 8) * (({b} << 8) >> 8)", shape, "ct.int32")   # mul24
+
+    def libdevice_convert(self, node: ast.Call, fn: str) -> Tile:
+        """libdevice's conversions (``LIBDEVICE_CONVERT``: ``int2float_rn`` .. ``ull2double_rn``, ``double2float_rn``
+        / ``_rz``) as ``ct.astype`` (rounded to nearest, or RZ); its bit-level functions of doubles as bitcasts —
+        ``double2hiint`` the high 32 bits of the f64's bits, ``double2loint`` the low ones (``mov.b64 {lo, hi}``),
+        ``hiloint2double(hi, lo)`` the f64 of ``hi << 32 | lo`` (lo zero-extended), ``double_as_longlong`` /
+        ``longlong_as_double`` bitcasts; ``sad(a, b, c)`` PTX's ``sad.s32`` / ``sad.u32`` (``__nv_sad`` of int32,
+        ``__nv_usad`` of uint32 a and b; c uint32 in both, as libdevice declares them: Triton refuses an int32 c):
+        ``c + (a < b ? b - a : a - b)`` in 32 bits, wrapping, in a's and b's order; ``double2float_rn`` / ``_rz``
+        flush a subnormal result to zero (cvt.rn.ftz.f32.f64 under Triton); ``rcp_rn(x)`` .. ``rcp_ru`` the quotient ``1 / x`` rounded
+        so (``__nv_frcp_rn`` is rcp.rn.ftz.f32 under Triton: f32 flushes subnormals). Exact; each takes the dtypes
+        libdevice declares it for (Triton's extern_elementwise refuses others), refused otherwise."""
+        vals = [self._value(self.ev(a), node) for a in node.args]
+        tiles = [self.materialize(v, node) for v in vals if not isinstance(v, Scalar)]
+        if not tiles or any(isinstance(v, Scalar) and not (fn in ("sad", "hiloint2double") and _i32_literal(v.text))
+                            for v in vals):
+            raise self.fail(node, f"{self._spelled(node, fn)} of a scalar: lowered for tiles (and an int32 literal "
+                                  "beside one: `hiloint2double(hi, 0)`)")
+        like = tiles[0]
+        # an int32 literal beside a tile: an int32 tile of it (Triton's int32 literal)
+        xs = [Tile(f"ct.full({_tup(like.shape)}, {v.text}, dtype=ct.int32)", like.shape, "ct.int32")
+              if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
+        dts = [self.known_dtype(x) for x in xs]
+        shape = _broadcast_all(x.shape for x in xs)
+        want = {"double2hiint": ("ct.float64",), "double2loint": ("ct.float64",),
+                "hiloint2double": ("ct.int32", "ct.int32"), "double_as_longlong": ("ct.float64",),
+                "longlong_as_double": ("ct.int64",), "sad": (("ct.int32", "ct.uint32"),) * 2 + ("ct.uint32",)}
+        if rcp := LIBDEVICE_RCP.fullmatch(fn):
+            if dts[0] not in (F32, "ct.float64"):
+                raise self.fail(node, f"{self._spelled(node, fn)} of a tile not known f32 or f64 (libdevice has it "
+                                      "for those only)")
+            ftz = ", flush_to_zero=True" if dts[0] == F32 else ""
+            one = f"ct.full((), 1.0, dtype={dts[0]})"
+            return Tile(f"ct.truediv({one}, {xs[0].text}, rounding_mode=ct.RoundingMode."
+                        f"{ROUNDING_MODES[rcp.group(1)]}{ftz})", xs[0].shape, dts[0])
+        if fn in LIBDEVICE_CONVERT:
+            src, dst, mode = LIBDEVICE_CONVERT[fn]
+            if dts[0] != src:
+                raise self.fail(node, f"{self._spelled(node, fn)} of a tile not known to be {TRITON_NAMES_OF[src]} "
+                                      f"(libdevice's {fn} takes {TRITON_NAMES_OF[src]})")
+            rounding = f", rounding_mode=ct.RoundingMode.{mode}" if mode else ""
+            out = Tile(f"ct.astype({xs[0].text}, {dst}{rounding})", xs[0].shape, dst)
+            if src == "ct.float64" and dst == F32:
+                # `__nv_double2float_rn` / `_rz` are cvt.rn.ftz.f32.f64 / cvt.rz.ftz.f32.f64 under Triton (its PTX
+                # for sm_90, build/r24t/gpu/ptx_probe*.txt): a subnormal f32 result flushed to zero, its sign kept
+                r = self._named(out, "d2f").text
+                out = Tile(f"ct.where(ct.abs({r}) < 1.1754943508222875e-38, {r} * 0.0, {r})", out.shape, F32)
+            return out
+        for dt, ok in zip(dts, want[fn]):
+            if dt not in (ok if isinstance(ok, tuple) else (ok,)):
+                raise self.fail(node, f"{self._spelled(node, fn)} of {sorted(map(str, set(dts)))} tiles: libdevice "
+                                      f"has it for {', '.join(TRITON_NAMES_OF[o if isinstance(o, str) else o[0]] for o in want[fn])}")
+        if fn == "double2hiint":
+            return Tile(f"ct.astype(ct.bitcast({xs[0].text}, ct.int64) >> 32, ct.int32)", shape, "ct.int32")
+        if fn == "double2loint":
+            return Tile(f"ct.astype(ct.bitcast({xs[0].text}, ct.int64), ct.int32)", shape, "ct.int32")
+        if fn == "double_as_longlong":
+            return Tile(f"ct.bitcast({xs[0].text}, ct.int64)", shape, "ct.int64")
+        if fn == "longlong_as_double":
+            return Tile(f"ct.bitcast({xs[0].text}, ct.float64)", shape, "ct.float64")
+        if fn == "hiloint2double":
+            hi, lo = xs
+            return Tile(f"ct.bitcast((ct.astype({hi.text}, ct.int64) << 32) | "
+                        f"ct.astype(ct.bitcast({lo.text}, ct.uint32), ct.int64), ct.float64)", shape, "ct.float64")
+        if dts[0] != dts[1]:
+            raise self.fail(node, f"{self._spelled(node, fn)} of {dts[0]} and {dts[1]} tiles: libdevice has it for "
+                                  "int32 (__nv_sad) or uint32 (__nv_usad) pairs")
+        a, b = (self._named(t, n).text for t, n in zip(xs[:2], ("sad_a", "sad_b")))
+        c = xs[2].text if dts[2] == dts[0] else f"ct.bitcast({xs[2].text}, {dts[0]})"
+        return Tile(f"ct.where({a} < {b}, {b} - {a}, {a} - {b}) + {c}", shape, dts[0])
 
     def float_to_int(self, node: ast.Call, fn: str, src: str, dst: str, mode: str) -> Tile:
         """libdevice's ``float2int_rn`` .. ``double2ll_ru``: the float rounded as the mode says (rn: to nearest,
