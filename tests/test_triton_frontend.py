@@ -896,12 +896,16 @@ def test_views_split_a_row_of_heads():
     v = as_view(x, *view_layout(view, x.shape, (768, 1), {"st": 768, "HD": 64}))
     t, h, d = np.meshgrid(range(6), range(4), range(64), indexing="ij")
     assert (v == x[t, h * 64 + d]).all()
-    # refused at launch, saying why: a row that is not a whole number of heads, a flat tensor whose rows would
-    # land inside the split, a head stride that is no multiple of the split dimension's stride
+    # refused at launch, saying why: a row that is not a whole number of heads, a head stride that is no multiple
+    # of the split dimension's stride
     with pytest.raises(ViewError, match="not a whole number"):
         view_layout(view, (6, 250), (250, 1), {"st": 250, "HD": 64})
-    with pytest.raises(ViewError, match="steps inside it too"):
-        view_layout(view, (1536,), (1,), {"st": 256, "HD": 64})
+    # a flat [T * H * HD] tensor (the token stride no tensor dimension's, stepping inside its one dimension): each
+    # inner level up to the next larger stride, the tokens the whole pieces left (round 24; it was refused, "steps
+    # inside it too"), as round 22's two levels over a flat tensor; not a whole number of tokens: refused
+    assert view_layout(view, (1536,), (1,), {"st": 256, "HD": 64}) == ((6, 4, 64), (256, 64, 1))
+    with pytest.raises(ViewError, match="not a whole number"):
+        view_layout(view, (1500,), (1,), {"st": 256, "HD": 64})
     with pytest.raises(ViewError, match="not a whole number"):
         view_layout(view, (6, 128), (1024, 2), {"st": 1024, "HD": 63})
 

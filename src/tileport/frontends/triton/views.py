@@ -280,10 +280,17 @@ def _split_extents(view: View, vstrides: Sequence[int], ext: Sequence[int | None
                             f"{tuple(strides)}) into pieces of {v} elements, but {row} elements (stride "
                             f"{strides[i]}) are not a whole number of them: cannot tell its extent")
         splits[k] = i
-    for k, i in splits.items():
+    for k, i in list(splits.items()):
         v, row = vstrides[k], strides[i] * shape[i]
         for j, s in enumerate(vstrides):
             if j != k and v < s < row and splits.get(j) != i and (ext[j] is None or ext[j] > 1):
+                if j == outer and outer is not None and vstrides[outer] not in strides:
+                    # the outermost dimension steps inside the split tensor dimension too, at a stride no tensor
+                    # dimension has (`a * (B * C) + b * C + c` over a flat tensor, all unmasked): the whole view
+                    # lies in one tensor dimension, each inner dimension taking up to the next larger stride and
+                    # the outermost the whole pieces left (_pieces_under_outer). It was refused here
+                    del splits[k]
+                    break
                 raise ViewError(f"{name}: dimension {k} of the kernel's view (stride {v}) splits dimension {i} of "
                                 f"the tensor (shape {tuple(shape)}, strides {tuple(strides)}) and dimension {j} "
                                 f"(stride {s}) steps inside it too: cannot tell the extents")
