@@ -200,6 +200,8 @@ DESCRIPTOR_METHODS = ("load", "store", "gather", "scatter", "atomic_add", "atomi
 #: the dtypes of boolean tiles (a comparison's, `tl.int1`)
 BOOL = ("bool", "ct.bool_")
 INT_DTYPES = ("ct.int32", "ct.int64", "ct.int8", "ct.int16", "ct.uint8", "ct.uint32")
+#: integer dtypes narrower than a gather's int32 index (widened to it, as Triton extends a pointer's offset)
+NARROW_INT_INDEX = ("ct.int8", "ct.int16", "ct.uint8", "ct.uint16")
 #: capture dtype names (frontends.arrays) → the cuTile dtype a loaded tile has
 CAPTURED_DTYPES = {"f32": "ct.float32", "f16": "ct.float16", "bf16": "ct.bfloat16", "f64": "ct.float64",
                    "i32": "ct.int32", "i64": "ct.int64", "i8": "ct.int8", "i16": "ct.int16", "u8": "ct.uint8",
@@ -2379,6 +2381,11 @@ class _Lowerer:
             if self.known_dtype(idx) == "ct.int64":
                 # 64-bit offsets loaded from memory (token ids, labels): 32-bit indices of the view, exact for every
                 # element of it (a view's extents are 32-bit); Triton reads past the tensor for others, as UB
+                idx = Tile(f"ct.astype({idx.text}, ct.int32)", idx.shape, "ct.int32")
+            elif self.known_dtype(idx) in NARROW_INT_INDEX:
+                # an offset of 8 or 16 bits (`tl.arange(0, N).to(tl.int16)`): Triton extends it to address memory
+                # (sign-extended; zero-extended unsigned), as ct.astype does; the offsets were that narrow tile, and
+                # the translator takes int32 / int64 gather indices only ("ct.gather index that is not an i32/i64")
                 idx = Tile(f"ct.astype({idx.text}, ct.int32)", idx.shape, "ct.int32")
             parts.append(idx.text if t.stride == "1" else f"{_paren(idx.text)} * {_paren(t.stride)}")
             shapes.append(idx.shape)
