@@ -174,7 +174,7 @@ MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "lo
 DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
            "reduce": "reduce", "broadcast_to": "broadcast_to", "expand_dims": "expand_dims", "flip": "flip",
-           "softmax": "softmax", "histogram": "histogram", "sort": "sort", "topk": "sort",
+           "softmax": "softmax", "histogram": "histogram", "sort": "sort", "topk": "sort", "bitonic_merge": "sort",
            "gather": "tile_gather", "xor_sum": "bitwise_reduce", "reduce_or": "bitwise_reduce", "umulhi": "umulhi"}
 #: why tl.dot of f32 tiles at Triton's default precision is refused, with an accumulator or without
 F32_DOT_AT_TF32 = ("tl.dot of f32 operands at Triton's default precision (tf32: the GPU rounds the operands to tf32) "
@@ -4407,7 +4407,8 @@ class _Lowerer:
         return vals[0]
 
     def sort(self, node: ast.Call, fn: str, kw: dict) -> Tile:
-        """``tl.sort(x, dim=None, descending=False)`` / ``tl.topk(x, k)`` along the last axis: triton.language's
+        """``tl.sort(x, dim=None, descending=False)`` / ``tl.topk(x, k)`` / ``tl.bitonic_merge(x, dim, descending)`` (the
+        last merge alone) along the last axis: triton.language's
         own bitonic network (standard.py ``sort_impl``) written out. Each compare-and-swap on bit i of an element's
         flat index takes its partner (the element with bit i flipped: the halves of a `(.., 2, 2^i)` view swapped
         by ``ct.extract`` / ``ct.cat``, where Triton flips them with an xor of the bits) and keeps ``where((x > y) !=
@@ -4462,7 +4463,11 @@ class _Lowerer:
                 cas(stage - 1 - j, order)
 
         desc = descending if isinstance(descending, str) else 1 if descending else 0
-        for i in range(1, log_k + 1):
+        if fn == "bitonic_merge":
+            # tl.bitonic_merge(x, dim, descending): Triton's `_bitonic_merge(x, log_n, descending, ..)`, the
+            # network's last merge alone (x bitonic along the axis); was "is not lowered"
+            merge(log_n, desc)
+        for i in range(1, log_k + 1 if fn != "bitonic_merge" else 1):
             merge(i, f"@{i}" if i < log_n else desc)   # ("@s": alternating by bit s, Triton's order 2)
         for i in range(log_k + 1, log_n + 1):
             n = cur["n"]
