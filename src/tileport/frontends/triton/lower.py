@@ -4283,6 +4283,20 @@ class _Lowerer:
         ``propagate_nan=tl.PropagateNan.ALL``: both with ``propagate_nan=True`` (a NaN x stays NaN)."""
         x = self._bf16_as_f32(self._tile_arg(node, kw, 0, "x"))
         lo, hi = (self._value(self.ev(self._arg(node, kw, k, n)), node) for k, n in ((1, "min"), (2, "max")))
+        ints = INT_DTYPES + ("ct.uint16", "ct.uint64", "ct.bool_", "bool")
+        if self.known_dtype(x) in ints:
+            # semantic.clamp promotes x with the bounds, then takes floats only ("Unexpected dtype int32. Only
+            # floating point clamp is supported"): an integer x with a float bound is converted to f32, as the
+            # promotion gives; with integer bounds it is Triton's own error (it was ported, silently)
+            if any((isinstance(v, Scalar) and self._float_scalar(v)) or
+                   (not isinstance(v, Scalar) and self.known_dtype(self.materialize(v, node)) not in ints)
+                   for v in (lo, hi)):
+                x = Tile(f"ct.astype({x.text}, {F32})", x.shape, F32)
+            else:
+                raise self.fail(node, f"tl.clamp of {TRITON_NAMES_OF.get(self.known_dtype(x), 'integer')} values: "
+                                      "Triton 3.6 clamps floats only (semantic.clamp: \"Unexpected dtype "
+                                      f"{TRITON_NAMES_OF.get(self.known_dtype(x), 'int')}. Only floating point "
+                                      "clamp is supported\")")
         texts = [v.text if isinstance(v, Scalar) else self._bf16_as_f32(self.materialize(v, node)).text
                  for v in (lo, hi)]
         opts = "".join(f", {o}" for o in self._math_options(
