@@ -1095,6 +1095,22 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "so its exp, sum and quotient are f32 as Triton's", S, "r23/scalar_quotients",
               "a quotient of constexprs stays Python's (folded by Triton); f64 erf, erfc, erfinv stay refused; "
               "`tl.sigmoid` of f16 refused, as Triton refuses it (its exp takes f32 / f64)"),
+    Construct("triton-round24", "`tl.load_tensor_descriptor(desc, offsets)` / `tl.store_tensor_descriptor(desc, "
+              "offsets, value)`; libdevice's `int2float_rn` / `uint2float_rn` / `ll2float_rn` / `ull2float_rn` / "
+              "`*2double_rn` / `double2float_rn` / `double2float_rz`, `double2hiint` / `double2loint` / "
+              "`hiloint2double` / `double_as_longlong` / `longlong_as_double`, `sad`, `rcp_rn` .. `rcp_ru`; "
+              "`tl.bitonic_merge`; a constexpr tuple (`SHAPE: tl.constexpr` passed `(4, 8)`); 8- / 16-bit offsets "
+              "(`tl.arange(0, N).to(tl.int16)`); a flat tensor read through three unmasked levels; `tl.clamp` of "
+              "an integer tile",
+              "the descriptor's `load` / `store`; `ct.astype` (RN, or RZ); bitcasts of the f64 / int64 bits; "
+              "`c + where(a < b, b - a, a - b)` (wrapping); `ct.truediv(1, x)` with that rounding mode (f32 "
+              "flushing subnormals, as `__nv_frcp_rn` under Triton); the last merge of tl.sort's bitonic network; "
+              "one constexpr per element (`SHAPE__0`, ..); the offsets widened to int32; each inner level up to "
+              "the next larger stride, the outermost the pieces left; refused with Triton's reason (it clamps "
+              "floats only), an integer tile with a float bound converted to f32", S, "r24/ld_conversions",
+              "libdevice's `fast_logf` / `fast_sinf` .. (approximate instructions), `int2float_rz` .. (integer to "
+              "float rounded otherwise than to nearest), `double2float_rd` / `_ru`, float to unsigned, `fma_rz` .., "
+              "`rsqrt_rn` refused with their reason"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
 )
