@@ -103,6 +103,24 @@ def test_host_code_torch_calls_back_sees_cuda(tmp_path: Path):
             (x * x).sum().backward()
         with Mode():
             x.detach() * 3
+
+
+        class G(torch.autograd.Function):
+            @staticmethod
+            def forward(x):
+                return x * 2
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                pass
+
+            @staticmethod
+            def jvp(ctx, t):
+                seen["jvp"] = t.is_cuda
+                return t * 2
+
+
+        torch.func.jvp(G.apply, (x.detach(),), (torch.ones(8, device="cuda"),))
         w = Wrapped(torch.ones(4, device="cuda"))
         w + 1
     ''')
@@ -111,7 +129,7 @@ def test_host_code_torch_calls_back_sees_cuda(tmp_path: Path):
     seen = ns["seen"]
     assert seen["forward"] is True and seen["backward"] == (True, "cuda:0", True)
     assert seen["custom_op_backward"] == "cuda" and seen["tensor_hook"] is True and seen["module_hook"] == "cuda"
-    assert seen["custom_op_kernel"] == (True, "cuda") and seen["grad_fn_hook"] is True
+    assert seen["custom_op_kernel"] == (True, "cuda") and seen["grad_fn_hook"] is True and seen["jvp"] is True
     assert seen["pack"] is True and seen["dispatch_mode"] is True and seen["subclass"][0] == [True]
     # afterwards: torch's own classes as they were, a wrapped callback a plain call
     assert "__init_subclass__" not in torch.Tensor.__dict__

@@ -1617,18 +1617,21 @@ def _reentry_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
     an op of the host code is being answered. torch takes a function mode off the thread's stack while its handler
     runs, so what the op itself calls back ran without it — the autograd engine's whole backward pass
     (``loss.backward()``, ``torch.autograd.grad``: an ``autograd.Function``'s backward, a custom op's registered
-    backward, a reentrant checkpoint's recompute, tensor, grad_fn and module backward hooks), saved-tensor hooks, a
-    host's ``TorchDispatchMode`` or tensor subclass ``__torch_dispatch__`` / ``__torch_function__`` (and a custom op's
+    backward, a reentrant checkpoint's recompute, tensor, grad_fn and module backward hooks), a Function's
+    forward-mode ``jvp`` (dual tensors, ``torch.func.jvp``), saved-tensor hooks, a host's ``TorchDispatchMode`` or tensor subclass ``__torch_dispatch__`` / ``__torch_function__`` (and a custom op's
     kernel: ``Library.impl`` in ``_torch_patches``): host code there saw its tensors on the CPU (``g.is_cuda``
     False, ``g.device`` cpu: a backward's CPU fallback taken, its launches lost) and ``torch.empty(..,
     device="cuda")`` asked the driver. Each runs with the mode entered again (``emu.reenter``)."""
     import torch
     import torch.autograd.graph as graph
+    from torch.autograd.function import BackwardCFunction
     from torch.utils._python_dispatch import TorchDispatchMode
 
     reenter = emu.reenter
     engine = reenter(graph._engine_run_backward)
     out: list[tuple[Any, str, Any]] = [(graph, "_engine_run_backward", engine)]
+    # an autograd.Function's forward-mode derivative (`jvp`: dual tensors, torch.func.jvp), called from C++ too
+    out.append((BackwardCFunction, "apply_jvp", reenter(BackwardCFunction.apply_jvp)))
     if getattr(torch.autograd, "_engine_run_backward", None) is graph._engine_run_backward:
         out.append((torch.autograd, "_engine_run_backward", engine))   # (backward() and grad() call this name)
 
