@@ -352,3 +352,38 @@ def test_a_cuda_call_the_emulation_does_not_answer_is_said_with_its_line(tmp_pat
     assert list(test["failures"]) == [f"{why}: tests/test_storage.py:5: return torch.UntypedStorage(n, "
                                       'device="cuda")'], test["failures"]
     assert list(script["failures"]) == [f"{why}: run.py:3: buf = torch.UntypedStorage(8, device='cuda')"], script
+
+
+def test_higher_order_ops_branches_see_cuda(tmp_path: Path):
+    """`torch.cond(pred, true_fn, false_fn, ops)` and `while_loop(cond_fn, body_fn, carried)` call the host's
+    functions inside the op the emulation answers (with its mode off the stack): a branch saw its tensors on the
+    CPU (`x.is_cuda` False)."""
+    f = host_program(tmp_path, '''\
+        import torch
+        from torch._higher_order_ops.while_loop import while_loop
+
+        seen = []
+
+
+        def pos(t):
+            seen.append(("true", t.is_cuda))
+            return t * 2
+
+
+        def neg(t):
+            seen.append(("false", t.is_cuda))
+            return t + 1
+
+
+        def body(i, y):
+            seen.append(("body", y.is_cuda))
+            return i + 1, y * 2
+
+
+        x = torch.ones(4, device="cuda")
+        torch.cond(x.sum() > 0, pos, neg, (x,))
+        while_loop(lambda i, y: i < 2, body, (torch.tensor(0, device="cuda"), x))
+    ''')
+    with emulate(TARGETS["h200"], [str(f.parent)]):
+        ns = runpy.run_path(str(f))
+    assert ns["seen"] == [("true", True), ("body", True), ("body", True)]

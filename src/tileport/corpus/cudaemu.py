@@ -689,6 +689,11 @@ def _mode_class(emu: Emulation) -> type:
                 torch.Tensor.__bool__: "a truth test", torch.Tensor.__int__: "int()", torch.Tensor.__float__: "float()",
                 torch.Tensor.__index__: "an index"}
     cuda0 = torch.device("cuda", 0)
+    try:
+        from torch._ops import HigherOrderOperator
+    except ImportError:   # (an older torch: no higher-order ops)
+        HigherOrderOperator = ()   # noqa: N806
+    plain_functions = (types.FunctionType, types.MethodType, functools.partial)   # (the handler's `types` is torch's)
 
     class CudaOnCpu(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):  # noqa: ANN001 — torch's protocol
@@ -709,6 +714,10 @@ def _mode_class(emu: Emulation) -> type:
                 return _legacy_type_call(func, args, kwargs, emu.from_host())
             if owner is cai and emu.calling_host() is not None:
                 return _cuda_array_interface(args[0])
+            if isinstance(func, HigherOrderOperator):
+                # torch.cond / while_loop / map run the host's branch functions (or torch's wrappers of them) inside
+                # this call, with this mode off the stack (as the backward, _reentry_patches): entered again there
+                args = tuple(emu.reenter(a) if isinstance(a, plain_functions) else a for a in args)
             if func in cuda_fns:  # x.cuda(device=None, non_blocking=False, memory_format=...)
                 emu.note("Tensor.cuda() keeps the tensor on the CPU")
                 kw = {k: v for k, v in kwargs.items() if k in ("non_blocking", "memory_format")}
