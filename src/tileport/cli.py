@@ -791,14 +791,19 @@ def capture_lines(launches: list[dict]) -> list[str]:
 
 def _capture_host(args: argparse.Namespace, script: Path) -> tuple[object | None, list[str]]:
     """(the context a captured host program runs under, its assumptions): on a machine where torch is installed and
-    sees no GPU, torch.cuda (and Triton's driver) answered as --target, CUDA tensors made on the CPU; else none."""
+    sees no GPU, torch.cuda (and Triton's driver) answered as --target, CUDA tensors made on the CPU; on one without
+    torch nor a CUDA driver, CuPy's numpy-backed stand-in alone (corpus/cupyemu.py); else none."""
     import importlib.util
 
+    from .corpus import cupyemu
     from .corpus.cudaemu import parse_target
+    from .frontends.cutile_py.capture import _driver_installed
 
     target = parse_target(args.target)
     if importlib.util.find_spec("torch") is None:
-        return None, []
+        if _driver_installed():
+            return None, []
+        return cupyemu.stand_in(target), [target.describe(), *cupyemu.assumptions(True)]
     from .corpus.capture import emulated_assumptions, emulated_host, gpu_here, project_roots
 
     if gpu_here():
@@ -1091,7 +1096,9 @@ capture`: torch.cuda answers as --target (is_available(), capability, properties
 and CUDA graphs do nothing), tensors asked for on cuda are made on the CPU and the program's own code (the
 script's folder, its project, the working directory) sees them as cuda:0; Triton's driver answers as the target,
 triton.testing.do_bench calls once, @triton.autotune and cuda.tile.tune.exhaustive_search launch their first
-config; numeric comparisons answer 'close' (no kernel ran). The capture file lists these under "assumptions".
+config; numeric comparisons answer 'close' (no kernel ran). With or without torch, `import cupy` gives a
+numpy-backed stand-in there (cupy arrays in host memory, speaking __cuda_array_interface__; CuPy's own kernels
+cannot run). The capture file lists these under "assumptions".
 A program that fails after launching keeps its launches: they are written, and the exit status is 1.
 
 A launch the launch itself refuses (cuda-tile 1.7's own argument check: a numpy scalar, None, a dtype or string

@@ -32,6 +32,7 @@ from ..errors import InputError
 from ..hostrun import as_main, as_module
 from ..paths import bounded_name
 from .autotune import AutotuneLog, first_config_autotune, recorded_searches
+from . import cupyemu
 from .cudaemu import GiB, Target, emulate
 from .scan import FoundKernel, scan
 from .tritonemu import assumptions as triton_assumptions
@@ -886,8 +887,10 @@ def _winner_rounds(session: Session, runs: list[tuple], results: list[_FileResul
 def emulated_host(target: Target, roots: list[str]) -> Any:
     """What `tileport capture` runs a host program under on a machine without a GPU: torch.cuda answered as
     ``target`` (code under ``roots`` sees its tensors as CUDA tensors, cudaemu), Triton's driver and benchmarks too
-    (tritonemu), cuda.tile.tune.exhaustive_search launching its first config (``emulated_assumptions``)."""
-    with emulate(target, roots), emulate_triton(target), first_config_autotune(AutotuneLog()):
+    (tritonemu), cuda.tile.tune.exhaustive_search launching its first config, ``import cupy`` a numpy-backed
+    stand-in (cupyemu) (``emulated_assumptions``)."""
+    with emulate(target, roots), emulate_triton(target), first_config_autotune(AutotuneLog()), \
+            cupyemu.stand_in(target):
         yield
 
 
@@ -895,7 +898,7 @@ def emulated_assumptions(target: Target, roots: list[str]) -> list[str]:
     """What ``emulated_host`` answers, one line each (the first says which GPU)."""
     from .cudaemu import Emulation
 
-    return Emulation(target, (), 4 * GiB).assumptions() + triton_assumptions(target) + [
+    return Emulation(target, (), 4 * GiB).assumptions() + triton_assumptions(target) + cupyemu.assumptions(True) + [
         AUTOTUNE_ASSUMPTION[False], "host code (sees its tensors as cuda:0): the files under " + ", ".join(roots)]
 
 
@@ -974,8 +977,10 @@ def _host(opts: Options, session: Session):
     with emulate(opts.target, [str(opts.root)], opts.max_alloc_bytes, opts.max_macs, opts.compare_pass,
                  opts.max_rss_bytes) as emu, \
             emulate_triton(opts.target) as bench_raised, \
-            first_config_autotune(session.autotune, every=opts.autotune_all):
-        yield emu, bench_raised, emu.assumptions() + triton_assumptions(opts.target), [
+            first_config_autotune(session.autotune, every=opts.autotune_all), \
+            cupyemu.stand_in(opts.target, opts.compare_pass):
+        yield emu, bench_raised, emu.assumptions() + triton_assumptions(opts.target) + \
+            cupyemu.assumptions(opts.compare_pass), [
             "ct.launch records each launch (kernel, grid, argument facts) and runs nothing",
             AUTOTUNE_ASSUMPTION[opts.autotune_all] + (EACH_ASSUMPTION if opts.autotune_each else "")]
 

@@ -15,7 +15,8 @@ interpreter on the CPU where its inputs are values no un-run kernel wrote (--tri
 output back (MoE counts) launches as on the GPU; torch's CUDA device and Triton's driver
 are answered as --target (tensors asked for on cuda are made on the CPU, the corpus's code sees them as cuda:0);
 cuda.tile.tune.exhaustive_search and @triton.autotune launch their first config and time nothing;
-triton.testing.do_bench calls once and a perf_report benchmark's run() calls each point of its sweep once. Since no
+triton.testing.do_bench calls once and a perf_report benchmark's run() calls each point of its sweep once;
+`import cupy` gives a numpy-backed stand-in (cupy arrays in host memory, speaking __cuda_array_interface__). Since no
 cuTile kernel runs, checks the capture cannot answer (TileGym's own tolerance arithmetic) fail: that is expected and
 counted, not an error; what matters is the launches made before. Where the host code reads back a kernel's output
 (.item(), .tolist()) or starts a child process, the summary lists the lines: launches sized by such values, or made
