@@ -145,25 +145,30 @@ class _Module(types.ModuleType):
         return on_device
 
 
-class _Stream:
+class _Handle:
+    """A CUDA object of the stand-in (a stream, a device): a context manager whose synchronization waits for
+    nothing."""
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def use(self) -> Any:
+        return self
+
+    def synchronize(self) -> None:
+        return None
+
+
+class _Stream(_Handle):
     """``cupy.cuda.Stream`` / ``get_current_stream()``: a handle of 0 whose operations do nothing."""
 
     def __init__(self, null: bool = False, non_blocking: bool = False, ptds: bool = False, priority: int = 0,
                  **_kw: Any) -> None:
         self.ptr = 0
         self.priority = priority
-
-    def __enter__(self) -> _Stream:
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
-
-    def use(self) -> _Stream:
-        return self
-
-    def synchronize(self) -> None:
-        return None
 
     def record(self, event: Any = None) -> Any:
         return event if event is not None else _Event()
@@ -251,21 +256,9 @@ def _cuda_module(target: Any) -> Any:
     cuda = _Module("cupy.cuda")
     props = _device_props(target)
 
-    class Device:
+    class Device(_Handle):
         def __init__(self, device: Any = None) -> None:
             self.id = 0 if device is None else int(device)
-
-        def __enter__(self) -> Device:
-            return self
-
-        def __exit__(self, *exc: Any) -> None:
-            return None
-
-        def use(self) -> None:
-            return None
-
-        def synchronize(self) -> None:
-            return None
 
         @property
         def compute_capability(self) -> str:
