@@ -387,3 +387,32 @@ def test_higher_order_ops_branches_see_cuda(tmp_path: Path):
     with emulate(TARGETS["h200"], [str(f.parent)]):
         ns = runpy.run_path(str(f))
     assert ns["seen"] == [("true", True), ("body", True), ("body", True)]
+
+
+def test_triton_benchmark_scripts_asking_nvidia_smi(tmp_path: Path):
+    """`triton.testing.nvsmi(["clocks.max.sm"])` (a benchmark's peak TFLOPS from the SM clock) and `with
+    triton.testing.set_gpu_clock(..)` ran nvidia-smi: FileNotFoundError on a machine without it, the script stopped
+    before its launches (and the child process was listed). The target's clocks and memory are answered; another
+    field is refused saying which are."""
+    pytest.importorskip("triton")
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "bench.py").write_text(textwrap.dedent('''\
+        import triton
+        import triton.testing
+
+        sm, mem, total = triton.testing.nvsmi(["clocks.max.sm", "clocks.max.memory", "memory.total"])
+        with triton.testing.set_gpu_clock(1350, 1215) as (tflops, gbps):
+            locked = (round(tflops, 3), round(gbps, 3))
+        try:
+            triton.testing.nvsmi(["power.draw"])
+        except ValueError as exc:
+            refused = str(exc)
+        assert (sm, mem, total) == (1980, 2619, 143771), (sm, mem, total)
+        assert locked == (298.598, 1555.2), locked
+        assert "'power.draw' is not answered" in refused and "clocks.max.sm" in refused, refused
+    '''))
+    index = run(Options(root=root, tests=[], scripts=["bench.py"], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, triton_run_s=0, say=lambda s: None))
+    assert index["test_files"][0]["outcomes"] == {"ran": 1}, index["test_files"]
+    assert not index.get("child_processes"), index.get("child_processes")

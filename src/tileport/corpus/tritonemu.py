@@ -8,7 +8,8 @@ size a persistent grid; its benchmarks time launches with ``triton.testing.do_be
 - ``triton.runtime.driver`` answers through a stand-in driver for the target (``Driver``); the figures torch does
   not report (shared memory, registers, clocks) are the target architecture's, listed in ``ARCH_LIMITS``;
 - ``do_bench`` / ``do_bench_cudagraph`` call the function once (its launches are recorded) and time nothing: they
-  answer 1.0 ms;
+  answer 1.0 ms; ``nvsmi([..])`` answers the target's clocks and memory (``NVSMI_FIELDS``; it ran nvidia-smi) and
+  ``set_gpu_clock`` locks nothing;
 - a ``perf_report`` benchmark's ``run`` calls its function once per point of its sweep (every x value, every
   provider), so that its launches at the benchmark's shapes are recorded; it prints, plots and saves nothing.
   A point that raises is counted in the notes and the sweep goes on;
@@ -110,8 +111,45 @@ def _timed_once(fn: Any, *_a: Any, quantiles: Any = None, **_kw: Any) -> Any:
     return [1.0] * len(quantiles) if quantiles else 1.0
 
 
+#: nvidia-smi's --query-gpu fields ``nvsmi`` answers: (field names, what of the target: "sm" / "mem" clock in MHz, or
+#: "total" / "used" / "free" memory in MiB)
+NVSMI_FIELDS = {("clocks.max.sm", "clocks.sm", "clocks.current.sm", "clocks.max.graphics", "clocks.gr",
+                 "clocks.current.graphics", "clocks.applications.graphics"): "sm",
+                ("clocks.max.memory", "clocks.max.mem", "clocks.mem", "clocks.current.memory",
+                 "clocks.applications.memory"): "mem",
+                ("memory.total",): "total", ("memory.used",): "used", ("memory.free",): "free"}
+
+
+def nvsmi_for(target: Target) -> Any:
+    """``triton.testing.nvsmi(attrs)`` for the target: the fields of ``NVSMI_FIELDS`` (Triton's benchmark scripts
+    size their TFLOPS / GB/s by its clocks), as ints as Triton returns them; it ran nvidia-smi, which a machine
+    without a GPU has not (FileNotFoundError). Another field is refused saying so."""
+    smem, regs, sm_clock, mem_clock, bus = ARCH_LIMITS.get((target.major, target.minor), ARCH_LIMITS[(9, 0)])
+    values = {"sm": sm_clock // 1000, "mem": mem_clock // 1000, "total": target.total_memory >> 20, "used": 0,
+              "free": target.total_memory >> 20}
+    by_field = {f: values[what] for fields, what in NVSMI_FIELDS.items() for f in fields}
+
+    def nvsmi(attrs: Any) -> list[int]:
+        out = []
+        for a in attrs:
+            if a not in by_field:
+                raise ValueError(f"triton.testing.nvsmi: nvidia-smi's {a!r} is not answered while emulating "
+                                 f"{target.name} (answered: {', '.join(by_field)})")
+            out.append(by_field[a])
+        return out
+
+    return nvsmi
+
+
 @contextlib.contextmanager
-def quick_benchmarks() -> Iterator[Counter]:
+def locked_clocks(ref_sm_clock: int = 1350, ref_mem_clock: int = 1215) -> Iterator[tuple[float, float]]:
+    """``triton.testing.set_gpu_clock(sm, mem)`` here: the clocks locked by nvidia-smi (which is not here) are not;
+    it yields the (TFLOPS, GB/s) Triton's own computes from the clocks asked for, and does nothing."""
+    yield 1e-6 * 2 * 108 * 4 * 256 * ref_sm_clock, 640 * 2 * ref_mem_clock * 1e-3
+
+
+@contextlib.contextmanager
+def quick_benchmarks(target: Target | None = None) -> Iterator[Counter]:
     """``do_bench`` / ``do_bench_cudagraph`` call once and answer 1.0 ms; a ``perf_report`` benchmark's ``run``
     calls its function once per point of its sweep and prints, plots and saves nothing. Yields a Counter of the
     points that raised (``"benchmark NAME: ErrorType"`` → count)."""
@@ -132,10 +170,14 @@ def quick_benchmarks() -> Iterator[Counter]:
                     except Exception as exc:  # noqa: BLE001 — one point of a sweep: counted, the sweep goes on
                         raised[f"benchmark {bench.plot_name or mark.fn.__name__}: {type(exc).__name__}"] += 1
 
-    saved = {n: getattr(triton.testing, n) for n in ("do_bench", "do_bench_cudagraph")}
+    stand_ins = {"do_bench": _timed_once, "do_bench_cudagraph": _timed_once}
+    if target is not None:   # (nvidia-smi: the target's clocks and memory)
+        stand_ins |= {"nvsmi": nvsmi_for(target), "set_gpu_clock": locked_clocks}
+    stand_ins = {n: fn for n, fn in stand_ins.items() if hasattr(triton.testing, n)}
+    saved = {n: getattr(triton.testing, n) for n in stand_ins}
     saved_run = triton.testing.Mark.run
-    for n in saved:
-        setattr(triton.testing, n, _timed_once)
+    for n, fn in stand_ins.items():
+        setattr(triton.testing, n, fn)
     triton.testing.Mark.run = run_sweep
     try:
         yield raised
@@ -235,7 +277,7 @@ def emulate_triton(target: Target) -> Iterator[Counter]:
     saved_active = config._active
     config.set_active(Driver(target))
     try:
-        with quick_benchmarks() as raised, legacy_modules():
+        with quick_benchmarks(target) as raised, legacy_modules():
             yield raised
     finally:
         config._active = saved_active
@@ -252,6 +294,8 @@ def assumptions(target: Target) -> list[str]:
             f"memory per block, {regs} registers per SM",
             "triton.testing.do_bench calls its function once and answers 1.0 ms; a perf_report benchmark's run() "
             "calls its function once per point of its sweep and prints/plots nothing",
+            "triton.testing.nvsmi answers the target's clocks and memory (clocks.max.sm, clocks.max.memory, "
+            "memory.total, ..) without nvidia-smi; set_gpu_clock locks nothing",
             "kernel.warmup(...) and kernel[grid](...) compile nothing: the handle they return records its launches "
             f"and reports {_guessed()['n_regs']} registers, {_guessed()['n_spills']} spills, {_guessed()['shared']} "
             "bytes of shared memory and empty listings (asm) (guesses: nothing was compiled); an autotuner's "
