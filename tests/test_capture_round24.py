@@ -416,3 +416,34 @@ def test_triton_benchmark_scripts_asking_nvidia_smi(tmp_path: Path):
                         timeout_s=60, triton_run_s=0, say=lambda s: None))
     assert index["test_files"][0]["outcomes"] == {"ran": 1}, index["test_files"]
     assert not index.get("child_processes"), index.get("child_processes")
+
+
+def test_dataloader_workers_are_not_listed_as_lost_children(tmp_path: Path):
+    """`DataLoader(.., num_workers=2)`'s worker processes were listed as child processes 'whose launches are not
+    recorded': they load data (a kernel cannot be launched in a forked worker on a GPU either); noted instead. A
+    process the host code starts itself is still listed."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "run.py").write_text(textwrap.dedent('''\
+        import multiprocessing
+
+        import torch
+        from torch.utils.data import DataLoader, TensorDataset
+
+
+        def work():
+            pass
+
+
+        if __name__ == "__main__":
+            loader = DataLoader(TensorDataset(torch.arange(8.0)), batch_size=4, num_workers=2)
+            assert sum(len(b[0]) for b in loader) == 8
+            p = multiprocessing.get_context("fork").Process(target=work)
+            p.start()
+            p.join()
+    '''))
+    index = run(Options(root=root, tests=[], scripts=["run.py"], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, triton_run_s=0, say=lambda s: None))
+    assert index["test_files"][0]["outcomes"] == {"ran": 1}, index["test_files"]
+    assert [c["started"] for c in index["child_processes"]] == ["run.py:15: a child process (multiprocessing)"]
+    assert any("DataLoader worker processes" in n for n in index["notes"]), index["notes"]

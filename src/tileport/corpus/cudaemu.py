@@ -1460,7 +1460,14 @@ def _torch_patches(emu: Emulation) -> list[tuple[Any, str, Any]]:
         popen_init(self, args, *a, **kw)
 
     def start(self: Any) -> None:
-        child("a child process (multiprocessing)")
+        target = getattr(self, "_target", None)
+        if getattr(target, "__module__", "") == "torch.utils.data._utils.worker":
+            # a DataLoader's worker (num_workers > 0): it loads data, and CUDA cannot be used in it on a GPU either
+            # (a forked process): not a child whose launches are lost
+            emu.note("DataLoader worker processes (num_workers > 0) load the data outside the emulation; a kernel "
+                     "launch cannot be made in them on a GPU either")
+        else:
+            child("a child process (multiprocessing)")
         process_start(self)
 
     functools.update_wrapper(popen, popen_init)
