@@ -196,3 +196,42 @@ def test_bool_of_a_constant(tmp_path):
     odd = _body(emit_resolved(tmp_path, src, "x=f32[?]/1, out=f32[?]/1, B=#128, K=#3", consts=("B", "K")))
     even = _body(emit_resolved(tmp_path, src, "x=f32[?]/1, out=f32[?]/1, B=#128, K=#4", consts=("B", "K")))
     assert "1.0f32" in odd and "1.0f32" not in even, (odd, even)
+
+
+def test_store_advanced_indexing_through_a_gather_scatter_view(tmp_path):
+    """`ct.store_advanced_indexing(out, (rows, ct.Slice(j * D, D)), t)` (round 24's p01 `store_adv`,
+    `unpermute_rows`: a MoE un-permute): refused (row api-store_advanced_indexing). cuTile Python stores through a
+    gather_scatter_view with Tile IR `store_view_tko`; cutile 0.3.1 declares the view and its load, not its store:
+    the port declares the store (its index one operand segment: the index tile and the dense index). An array the
+    kernel also accesses otherwise, or stores in a loop, is refused at its position (the store is ordered with
+    nothing)."""
+    em = emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, rows, out, B: ct.Constant[int], D: ct.Constant[int]):
+         i, j = ct.bid(0), ct.bid(1)
+         r = ct.load(rows, (i,), (B,))
+         ct.store_advanced_indexing(out, (r, ct.Slice(j * D, D)), ct.load(x, (i, j), (B, D)))
+     """, "x=f32[?,?]/?,1, rows=i32[?]/1, out=f32[?,?]/?,1, B=#16, D=#32", consts=("B", "D"))
+    body = _body(em)
+    assert "make_gather_scatter_view(out, shape![B, D], padding::None)" in body, body
+    assert "store_gather_scatter_view_weak(" in body and "(r, j * D)" in body, body
+    assert "store_gather_scatter_view_weak" in em.ops, em.ops
+    for src in ("""
+     @ct.kernel
+     def k(x, rows, out, B: ct.Constant[int], D: ct.Constant[int]):
+         i = ct.bid(0)
+         r = ct.load(rows, (i,), (B,))
+         for j in range(2):
+             ct.store_advanced_indexing(out, (r, ct.Slice(j * D, D)), ct.load(x, (i, j), (B, D)))
+     """, """
+     @ct.kernel
+     def k(x, rows, out, B: ct.Constant[int], D: ct.Constant[int]):
+         i = ct.bid(0)
+         r = ct.load(rows, (i,), (B,))
+         t = ct.load(out, (i, 0), (B, D))
+         ct.store_advanced_indexing(out, (r, ct.Slice(0, D)), t * 2.0)
+     """):
+        with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: ct\.store_advanced_indexing of out: an array the "
+                                              r"kernel writes only there"):
+            emit_resolved(tmp_path, src, "x=f32[?,?]/?,1, rows=i32[?]/1, out=f32[?,?]/?,1, B=#16, D=#32",
+                          consts=("B", "D"))

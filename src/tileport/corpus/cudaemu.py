@@ -47,8 +47,9 @@
   counted by file:line in ``output_reads`` — launches sized or decided by them may differ from the GPU's;
 * host code torch calls from C++ while it answers an op (torch takes a function mode off the stack while its
   handler runs) runs with the mode entered again (``_reentry_patches``): a custom op's kernel, the whole backward
-  pass (an ``autograd.Function``'s backward, registered backwards, tensor / grad_fn / module hooks), saved-tensor
-  hooks, a host's ``TorchDispatchMode`` and tensor subclass ``__torch_dispatch__`` see CUDA as the forward does.
+  pass (an ``autograd.Function``'s backward, registered backwards, tensor / grad_fn / module hooks), a Function's
+  ``jvp``, saved-tensor hooks, higher-order ops' branches (``torch.cond``), a host's ``TorchDispatchMode`` and
+  tensor subclass ``__torch_dispatch__`` see CUDA as the forward does.
 
 Everything is restored on exit. ``Emulation.notes`` lists what was answered, for the caller to print.
 """

@@ -145,6 +145,29 @@ def _load_gather_scatter_view_weak(_modes: set[str]) -> str:
                            "    sparse_index: Tile<i32, { [SPARSE_IDX_SIZE] }>,\n    dense_index: i32,\n")
 
 
+def _store_gather_scatter_view_weak(_modes: set[str]) -> str:
+    return ("use cutile::tileir::*;\n\n"
+            "/// Store into a gather_scatter_view (ct.store_advanced_indexing), weak as cuTile Python's: cutile\n"
+            "/// 0.3.1 declares the view and its load, not its store; the same Tile IR `store_view_tko` cuTile\n"
+            "/// Python emits, its operands the tile, the view, the index (the index tile and the dense index:\n"
+            "/// one operand segment) and the token.\n"
+            "#[cuda_tile::op(name = \"cuda_tile.store_view_tko\", "
+            "params = [\"tile\", \"view\", \"index\", \"token\"], "
+            "static_params = [\"memory_ordering={Weak: memory_ordering_semantics=0}\"], "
+            "has_variadic_params = true)]\n"
+            "#[cuda_tile::variadic_op(N = 6)]\n"
+            "pub unsafe fn store_gather_scatter_view_weak<E: ElementType, const TILE_SHAPE: [i32; N], "
+            "const SPARSE_DIM: i32, const SPARSE_IDX_SIZE: i32, O: ordering::StoreMode>(\n"
+            "    tile: Tile<E, TILE_SHAPE>,\n"
+            "    view: &GatherScatterView<'_, E, TILE_SHAPE, SPARSE_DIM>,\n"
+            "    index: (Tile<i32, { [SPARSE_IDX_SIZE] }>, i32),\n"
+            "    token: Token,\n"
+            "    memory_ordering: O,\n"
+            ") -> Token {\n"
+            "    unreachable!()\n"
+            "}\n")
+
+
 def _load_strided_view_weak(_modes: set[str]) -> str:
     return _weak_view_load("load_strided_view_weak", "strided_view", "a tiled view with traversal_steps",
                            "const TRAVERSAL_STRIDES: [i32; N], const DIM_MAP: [i32; N]",
@@ -208,6 +231,7 @@ DECLARED_OPS = {
     "load_ptr_padded": _load_ptr_padded,
     "load_gather_scatter_view_weak": _load_gather_scatter_view_weak,
     "load_strided_view_weak": _load_strided_view_weak,
+    "store_gather_scatter_view_weak": _store_gather_scatter_view_weak,
     "make_partition_view_mut_permuted": _make_partition_view_mut_permuted,
 }
 

@@ -398,7 +398,17 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "declared in the port's module with a load's ordering: its own takes no `Weak`)", S, None,
               "a padding mode or hints are refused: cutile 0.3.1's view wires no padding value and its load no "
               "hints; so is the index tile in dimension 1 (cutile's load puts it first whatever its sparse "
-              "dimension: invalid Tile IR) and ct.store_advanced_indexing (cutile 0.3.1 has no store of the view)"),
+              "dimension: invalid Tile IR)"),
+    Construct("store-advanced", "`ct.store_advanced_indexing(x, (rows, ct.Slice(start, L)), t)` of a rank-2 array "
+              "the kernel writes only there, once, outside loops; rows a 1-D int32 tile, start an int32 scalar, L a "
+              "constant, t a tile of x's dtype and shape (R, L); no latency=/allow_tma=",
+              "`unsafe { make_gather_scatter_view(x, shape![R, L], padding::None) }` and "
+              "`store_gather_scatter_view_weak(t, &view, rows, start, token, ordering::Weak)`: Tile IR's "
+              "`store_view_tko` on the view, declared in the port's module (cutile 0.3.1 declares the view's load, "
+              "not its store)", S, None,
+              "an array also read or written otherwise, stored in a loop or twice (the view's store is ordered with "
+              "nothing), hints, the index tile in dimension 1, a tile of another dtype or shape: refused with the "
+              "reason"),
     Construct("gather-scatter", "`ct.gather(a, idx, mask=, padding_value=, check_bounds=)` / `ct.scatter(a, idx, v, "
               "mask=)` on a rank-1 array with stride 1",
               "exti → unsigned bounds check & mask → `get_tensor_base` pointer tile → `unsafe { load_ptr_tko(..) }` "
@@ -1118,7 +1128,8 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
 #: cuda.tile functions → the construct row that translates them (the emitter refuses a call through this map).
 CALL_CONSTRUCTS = {"sum": "reduce", "max": "reduce", "min": "reduce", "exp": "math", "exp2": "math", "mma": "mma",
                    "matmul": "mma", "reshape": "reshape-broadcast", "expand_dims": "reshape-broadcast",
-                   "gather": "gather-scatter", "scatter": "gather-scatter", "load_advanced_indexing": "load-advanced", "arange": "arange", "full": "full",
+                   "gather": "gather-scatter", "scatter": "gather-scatter", "load_advanced_indexing": "load-advanced",
+                   "store_advanced_indexing": "store-advanced", "arange": "arange", "full": "full",
                    "zeros": "full", "ones": "full", "num_tiles": "num-tiles", "cdiv": "cdiv",
                    "num_blocks": "num-blocks", "atomic_add": "atomics", "extract": "extract",
                    "broadcast_to": "reshape-broadcast", "cat": "cat", "isnan": "isnan",

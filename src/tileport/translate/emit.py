@@ -1267,6 +1267,9 @@ class Emitter:
         elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and self.ct(st.value.func) == "scatter":
             self.scatter(st.value, indent, nested)
         elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
+                self.ct(st.value.func) == "store_advanced_indexing":
+            self.store_advanced(st.value)
+        elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
                 self.ct(st.value.func) in ATOMIC_MODES:
             self.atomic(st.value, keep=False)
         elif isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and \
@@ -4599,44 +4602,16 @@ class Emitter:
             raise self.refuse(k.value, "load-advanced", f"{what}(.., {k.arg}=..): cutile 0.3.1's gather_scatter_view "
                               "takes no padding and its load no hints (only the default padding_mode is ported)")
         arr = node.args[0].id
-        sig = self.params.get(arr)
-        if not isinstance(sig, sigmod.ArraySig) or self.made(arr) or len(sig.shape) != 2:
-            raise self.refuse(node, "load-advanced", f"{what} of {arr}: a rank-2 array parameter is ported (cutile "
-                                                     "0.3.1's load takes one dense index)")
         if self.acq_mode or arr in self._effects(self.fn)[1]:
             raise self.refuse(node, "load-advanced", f"{what} of {arr}, which the kernel also writes (the view's "
                                                      "load is ordered only for an array the kernel only reads)")
-        items = node.args[1].elts
-        slices = [isinstance(e, ast.Call) and self.ct(e.func) == "Slice" for e in items]
-        if len(items) != 2 or slices.count(False) != 1:
-            raise self.refuse(node, "load-advanced", f"{what} index: one 1-D index tile and one ct.Slice(start, L)")
-        sparse = slices.index(False)
-        if sparse != 0:   # (its operands are (sparse, dense) whatever SPARSE_DIM says: tileirdisasm rejects
-            # the bytecode, "expected index at sparse_dim position 1 to be a 1D tensor")
-            raise self.refuse(node, "load-advanced", f"{what} with the index tile in dimension 1: cutile 0.3.1's "
-                                                     "gather_scatter_view load puts the index tile first whatever "
-                                                     "its sparse dimension (invalid Tile IR)")
-        sl = items[1 - sparse]
-        sl_kw = {k.arg: k.value for k in sl.keywords}
-        start = sl.args[0] if sl.args else sl_kw.get("start")
-        length = sl.args[1] if len(sl.args) > 1 else sl_kw.get("length")
-        if start is None or length is None or len(sl.args) + len(sl_kw) != 2:
-            raise self.refuse(sl, "load-advanced", "ct.Slice form (start, length)")
-        dense_dim = self.shape_of(ast.copy_location(ast.Tuple([length], ast.Load()), length))[0]
-        icode, ity = self.expr(items[sparse])
-        if not isinstance(ity, Tile) or len(ity.shape) != 1 or ity.dtype != "i32":
-            raise self.refuse(items[sparse], "load-advanced", f"{what} index {self.text(items[sparse])}: a 1-D int32 "
-                                                              "tile is ported (cutile's view takes i32 indices)")
-        scode, sty = self.expr(start)
-        if sty != Scalar("i32"):
-            raise self.refuse(start, "load-advanced", f"ct.Slice start {self.text(start)}: an int32 scalar is ported")
-        dims = [ity.shape[0], dense_dim] if sparse == 0 else [dense_dim, ity.shape[0]]
+        arr, sig, (icode, _ity), scode, dims = self.advanced_index(node, what, "load-advanced")
         elem = RUST_DTYPES[sig.dtype]
         g = self.fresh(want_name or f"{arr}_rows")
         shape = ", ".join(dims)
         self.body.append(f"// SAFETY: a view of {arr} read through (cuTile Python's gather_scatter_view; {arr} is only "
                          "read by the kernel).")
-        self.body.append(f"let {g}_gsv: GatherScatterView<{elem}, {{ [{shape}] }}, {sparse}> = unsafe {{ "
+        self.body.append(f"let {g}_gsv: GatherScatterView<{elem}, {{ [{shape}] }}, 0> = unsafe {{ "
                          f"make_gather_scatter_view({self.tensor_arg(arr)}, shape![{shape}], padding::None) }};")
         self.body.append(f"let ({g}, _): (Tile<{elem}, {{ [{shape}] }}>, Token) = unsafe {{ "
                          f"load_gather_scatter_view_weak(&{g}_gsv, {icode}, {scode}, "
@@ -4648,6 +4623,83 @@ class Emitter:
                          "none beyond cuTile Python's: rows and columns past the array read "
                          "undetermined values, as with padding_mode=UNDETERMINED")
         return g, Tile(sig.dtype, tuple(dims))
+
+    def advanced_index(self, node: ast.Call, what: str, construct: str) -> tuple[str, sigmod.ArraySig, Tile, str,
+                                                                               str, list[str]]:
+        """The array and `(rows, ct.Slice(start, L))` index of ct.load_advanced_indexing / ct.store_advanced_indexing
+        (rows a 1-D i32 tile in dimension 0, start an i32 scalar, L a constant): (array, its signature, the rows'
+        code and type, the start's code, the view's extents)."""
+        if len(node.args) < 2 or not isinstance(node.args[0], ast.Name) or not isinstance(node.args[1], ast.Tuple):
+            raise self.refuse(node, construct, f"{what} form (array, (index, ..), ..)")
+        arr = node.args[0].id
+        sig = self.params.get(arr)
+        if not isinstance(sig, sigmod.ArraySig) or self.made(arr) or len(sig.shape) != 2:
+            raise self.refuse(node, construct, f"{what} of {arr}: a rank-2 array parameter is ported (cutile 0.3.1's "
+                                               "gather_scatter_view takes one dense index)")
+        items = node.args[1].elts
+        slices = [isinstance(e, ast.Call) and self.ct(e.func) == "Slice" for e in items]
+        if len(items) != 2 or slices.count(False) != 1:
+            raise self.refuse(node, construct, f"{what} index: one 1-D index tile and one ct.Slice(start, L)")
+        sparse = slices.index(False)
+        if sparse != 0:   # (its operands are (sparse, dense) whatever SPARSE_DIM says: tileirdisasm rejects
+            # the bytecode, "expected index at sparse_dim position 1 to be a 1D tensor")
+            raise self.refuse(node, construct, f"{what} with the index tile in dimension 1: cutile 0.3.1's "
+                                               "gather_scatter_view puts the index tile first whatever its sparse "
+                                               "dimension (invalid Tile IR)")
+        sl = items[1]
+        sl_kw = {k.arg: k.value for k in sl.keywords}
+        start = sl.args[0] if sl.args else sl_kw.get("start")
+        length = sl.args[1] if len(sl.args) > 1 else sl_kw.get("length")
+        if start is None or length is None or len(sl.args) + len(sl_kw) != 2:
+            raise self.refuse(sl, construct, "ct.Slice form (start, length)")
+        dense_dim = self.shape_of(ast.copy_location(ast.Tuple([length], ast.Load()), length))[0]
+        icode, ity = self.expr(items[0])
+        if not isinstance(ity, Tile) or len(ity.shape) != 1 or ity.dtype != "i32":
+            raise self.refuse(items[0], construct, f"{what} index {self.text(items[0])}: a 1-D int32 tile is "
+                                                   "ported (cutile's view takes i32 indices)")
+        scode, sty = self.expr(start)
+        if sty != Scalar("i32"):
+            raise self.refuse(start, construct, f"ct.Slice start {self.text(start)}: an int32 scalar is ported")
+        return arr, sig, (icode, ity), scode, [ity.shape[0], dense_dim]
+
+    def store_advanced(self, node: ast.Call) -> None:
+        """`ct.store_advanced_indexing(x, (rows, ct.Slice(start, L)), t)` of a rank-2 array the kernel writes only
+        there, once: the gather_scatter_view store cuTile Python emits (rows of L elements from the element offset
+        `start` written at the row indices of a 1-D i32 tile), through cutile 0.3.1's `make_gather_scatter_view`
+        and `store_view_tko` on it, declared in the port's module (weak, as cuTile Python's; rustgen.declared_ops).
+        Hints (latency=, allow_tma=) are refused, as the load's."""
+        self.need(node, "store-advanced", "ct.store_advanced_indexing")
+        what = "ct.store_advanced_indexing"
+        if len(node.args) != 3 or node.keywords:
+            raise self.refuse(node, "store-advanced", f"{what} form (array, (index, ct.Slice(start, L)), tile) "
+                                                      "without hints (cutile 0.3.1's view store takes none)")
+        arr = node.args[0].id if isinstance(node.args[0], ast.Name) else None
+        accesses = [n for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and n.args and
+                    isinstance(n.args[0], ast.Name) and n.args[0].id == arr and self.ct(n.func) is not None]
+        if arr is None or len(accesses) != 1 or self.acq_mode or self._enclosing_loops().get(id(node)):
+            raise self.refuse(node, "store-advanced", f"{what} of {arr}: an array the kernel writes only there, "
+                                                      "once and outside loops, is ported (the view's store is "
+                                                      "ordered with nothing else)")
+        arr, sig, (icode, _ity), scode, dims = self.advanced_index(node, what, "store-advanced")
+        vcode, vty = self.expr(node.args[2])
+        want = Tile(sig.dtype, tuple(dims))
+        if not isinstance(vty, Tile) or vty.dtype != sig.dtype or \
+                not (len(vty.shape) == 2 and all(self._same_extent(a, b) for a, b in zip(vty.shape, want.shape))):
+            raise self.refuse(node.args[2], "store-advanced", f"{what} of {_describe(vty)}: a tile of {arr}'s dtype "
+                                                              f"and the view's shape ({', '.join(dims)}) is ported")
+        elem = RUST_DTYPES[sig.dtype]
+        shape = ", ".join(dims)
+        g = self.fresh(f"{arr}_rows")
+        self.body.append(f"// SAFETY: rows of {arr} written through a view (cuTile Python's gather_scatter_view; the "
+                         f"kernel writes {arr} only here, once).")
+        self.body.append(f"let {g}_gsv: GatherScatterView<{elem}, {{ [{shape}] }}, 0> = unsafe {{ "
+                         f"make_gather_scatter_view({self.tensor_arg(arr)}, shape![{shape}], padding::None) }};")
+        self.body.append(f"let _: Token = unsafe {{ store_gather_scatter_view_weak({_paren(vcode)}, &{g}_gsv, "
+                         f"({icode}, {scode}), get_tensor_token({self.tensor_arg(arr)}), ordering::Weak) }};")
+        self.declared_ops.setdefault("store_gather_scatter_view_weak", set())
+        self.unsafe_site(node, f"make_gather_scatter_view / store_view_tko of {arr} (ct.store_advanced_indexing)",
+                         "cutile marks the gather_scatter_view unsafe, and the store is a declared op",
+                         "none beyond cuTile Python's: rows past the array are written unchecked, as there")
 
     def gather(self, node: ast.Call) -> tuple[str, Ty]:
         """`ct.gather(a, idx, mask=, padding_value=, check_bounds=)`: a masked, padded pointer load (see
