@@ -1,7 +1,7 @@
 """Round 24's kernels (tests/fixtures/triton_round24.py), found by a helper's round of kernels over triton.language
 3.6's API surface and LLM-library styles (build/r24t): the functional descriptor accesses, libdevice's conversions,
 bit splits of doubles, `sad` and `rcp_*`, a flat tensor read through three unmasked levels, constexpr tuples,
-16-bit offsets and `tl.bitonic_merge`; with the libdevice functions that stay refused, each with its reason. Each
+16-bit offsets, `tl.bitonic_merge` and tensor members; with the libdevice functions that stay refused, each with its reason. Each
 fixture kernel is ported and proven (sm_90); the lowered kernels run on numpy against numpy's own results."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from conftest import load_module, needs_cargo
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round24.py"
 MOD = load_module(FIXTURE, "triton_round24_fixture")
 NAMES = ("desc_functional", "ld_conversions", "ld_double_bits", "ld_sad_rcp", "flat_three_levels", "tuple_constexpr",
-         "int16_offsets", "merge_bitonic")
+         "int16_offsets", "merge_bitonic", "member_functions")
 
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round24")
@@ -204,3 +204,33 @@ def test_round24_clamp_of_integers_is_tritons_error(tmp_path):
     fx.write_text(FIXTURE.read_text().replace("libdevice.sad(a, b, c)", "tl.clamp(a, -2.5, 2.5).to(tl.int32)"))
     src = lower_from_launches(f"{fx}::ld_sad_rcp", mine).source
     assert "ct.minimum(ct.maximum(ct.astype(a, ct.float32), -2.5), 2.5)" in src, src
+
+
+def test_round24_member_functions(lowered):
+    """Triton 3.6's tensor members `x.associative_scan(1, f)`, `x.cast(tl.float16)`, `x.xor_sum(1)`, `x.cdiv(4)`,
+    `x.reduce_or(1)`: the triton.language functions with x first (they were "call `x.xor_sum` is not supported")."""
+    (case,) = _cases("member_functions")
+    x = case[2][0]
+    got = _run(lowered, *case)
+    want = np.cumsum(x, 1, dtype=np.float32) + x.astype(np.float16).astype(np.float32)
+    assert np.allclose(got[1], want, rtol=1e-6, atol=1e-6)
+    flat = np.arange(32).reshape(4, 8)
+    ors = np.bitwise_or.reduce((flat + 3) // 4, axis=1)
+    assert np.array_equal(got[2], np.bitwise_xor.reduce(x.view(np.int32), axis=1) + ors)
+
+
+@pytest.mark.parametrize("member, why", [("x.sort(descending=True)", "`tensor.sort` does not compile"),
+                                         ("x.topk(4)", "has no `topk` member")])
+def test_round24_members_triton_refuses(tmp_path, member, why):
+    """`x.sort(..)` (Triton 3.6's tensor.sort fails to compile: "cannot convert None of type <class 'NoneType'> to
+    tensor", read with triton.compile for sm_90) and `x.topk(k)` (no such member) are refused with that reason;
+    both were lowered as tl.sort / tl.topk, porting what Triton refuses."""
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::merge_bitonic")]
+    fx = tmp_path / "k.py"
+    fx.write_text(FIXTURE.read_text().replace("tl.bitonic_merge(tl.load(x_ptr + r * N + o), descending=DESC)",
+                                              f"tl.load(x_ptr + r * N + o).{member.split('.', 1)[1]}"))
+    with pytest.raises(LoweringError, match=rf"k.py:\d+:\d+: .*{why}"):
+        lower_from_launches(f"{fx}::merge_bitonic", mine)

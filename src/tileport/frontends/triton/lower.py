@@ -169,7 +169,16 @@ NO_CUTILE = {f: f"cuTile Python 1.7 has no {f} (and an approximation would not b
 #: triton.language functions Triton also offers as tensor methods (`x.sum(axis=1)`, `x.exp()`, `x.argmax(0)`)
 MEMBER_FNS = ("sum", "max", "min", "argmax", "argmin", "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "abs", "sin",
               "cos", "sigmoid", "cumsum", "cumprod", "broadcast_to", "expand_dims", "split", "reduce", "floor", "ceil",
-              "flip", "softmax", "histogram", "sort", "topk")
+              "flip", "softmax", "histogram",
+              # (the rest of Triton 3.6's `_tensor_member_fn`s that are functions here: `x.xor_sum(1)`,
+              # `x.associative_scan(0, f)`, `x.cast(tl.float16)` .. were "call `x.xor_sum` is not supported";
+              # trans / permute / reshape / view / ravel, store / atomic_*, advance are read where they are met)
+              "associative_scan", "xor_sum", "reduce_or", "gather", "cdiv", "erf", "sqrt_rn", "cast")
+#: tensor members Triton 3.6 cannot compile, with its reason (read with triton.compile for sm_90 on the CPU): they
+#: were lowered as the functions, porting what Triton refuses
+MEMBER_REFUSED = {"sort": "Triton 3.6's `tensor.sort` does not compile (\"cannot convert None of type <class "
+                          "'NoneType'> to tensor\"); tl.sort(x, ..) does",
+                  "topk": "Triton 3.6's tensor has no `topk` member (an AttributeError); tl.topk(x, k) is the function"}
 #: triton.language functions written with other cuTile functions → the _Lowerer method that writes them
 DERIVED = {"zeros_like": "like", "ones_like": "like", "full_like": "like", "fma": "fma", "clamp": "clamp",
            "split": "split", "join": "join", "interleave": "join", "argmax": "arg_reduce", "argmin": "arg_reduce",
@@ -3321,6 +3330,9 @@ class _Lowerer:
             # `x.dtype.is_floating()`, `o_ptr.dtype.element_ty.is_fp8()`: the launches' dtype decides it
             return Scalar(repr(facts[func.attr]))
         fn = self.function(func) or (("cdiv" if self.triton_attr(func) == "cdiv" else None))
+        if isinstance(func, ast.Attribute) and func.attr in MEMBER_REFUSED and fn is None and self.k.tl and \
+                not (isinstance(func.value, ast.Name) and func.value.id in self.k.tl):
+            raise self.fail(node, f"`{ast.unparse(func)}(..)`: {MEMBER_REFUSED[func.attr]}")
         if isinstance(func, ast.Attribute) and func.attr in MEMBER_FNS and fn is None and self.k.tl:
             # a tensor method (`x.sum(axis=1)`, `x.exp()`): the triton.language function with x first
             tl_name = ast.Name(sorted(self.k.tl)[0], ast.Load())
