@@ -1604,6 +1604,18 @@ def make_scale(s):
 
 half_kernel = make_scale(np.float32(0.5))
 """, ["x=f16[?]/1, y=f16[?]/1, B=#128", "x=f32[?]/1, y=f32[?]/1, B=#128"]),
+    # values converted to the array's dtype as cuTile Python's implicit cast converts them: i32 tiles into an i64
+    # histogram by ct.atomic_add and ct.atomic_cas, an i32 tile scattered into i64 (exti), f16 into f32 (ftof)
+    "widened_updates": ("""
+@ct.kernel
+def widened_updates(idx, counts, old, v, acc, B: ct.Constant[int]):
+    i = ct.load(idx, (ct.bid(0),), (B,))
+    ct.atomic_add(counts, i, ct.full((B,), 1, dtype=ct.int32))
+    seen = ct.atomic_cas(counts, i, ct.full((B,), 0, dtype=ct.int32), ct.full((B,), 7, dtype=ct.int32))
+    ct.scatter(old, ct.arange(B, dtype=ct.int32) + ct.bid(0) * B, i)
+    ct.atomic_add(acc, i, ct.load(v, (ct.bid(0),), (B,)))
+    ct.store(old, (ct.bid(0),), seen)
+""", ["idx=i32[?]/1, counts=i64[?]/1, old=i64[?]/1, v=f16[?]/1, acc=f32[?]/1, B=#64"]),
 }
 
 

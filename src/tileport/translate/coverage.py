@@ -670,7 +670,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "`check_bounds=False` (no check, no mask: round 20's s02 add_orders); any memory_order/"
               "memory_scope): add on i32/i64/u32/u64/f32/f64/f16/bf16, max/min (signed or unsigned by dtype), and/or/xor "
               "on integers, xchg on integers, f32 and f64 (the dtypes cuda.tile 1.7 takes); the old values as its "
-              "result",
+              "result; values of another dtype converted to the array's where cuTile Python's implicit cast does "
+              "(an i32 tile into an i64 histogram, f16 into f32)",
               "the gather/scatter pointer tile and bounds mask → `unsafe { atomic_rmw_tko(ptrs, v, atomic::Add|AddF|"
               "Max|Umax|Min|Umin|And|Or|Xor|Xchg, ordering::.., scope::.., Some(mask), Some(token)) }` (`atomic_cas_tko` "
               "for cas); several "
@@ -1111,13 +1112,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`hiloint2double` / `double_as_longlong` / `longlong_as_double`, `sad`, `rcp_rn` .. `rcp_ru`; "
               "`tl.bitonic_merge`; a constexpr tuple (`SHAPE: tl.constexpr` passed `(4, 8)`); 8- / 16-bit offsets "
               "(`tl.arange(0, N).to(tl.int16)`); a flat tensor read through three unmasked levels; `tl.clamp` of "
-              "an integer tile",
+              "an integer tile; tensor members `x.xor_sum(1)`, `x.associative_scan(0, f)`, `x.cast(..)`, `x.cdiv(4)`",
               "the descriptor's `load` / `store`; `ct.astype` (RN, or RZ); bitcasts of the f64 / int64 bits; "
               "`c + where(a < b, b - a, a - b)` (wrapping); `ct.truediv(1, x)` with that rounding mode (f32 "
               "flushing subnormals, as `__nv_frcp_rn` under Triton); the last merge of tl.sort's bitonic network; "
               "one constexpr per element (`SHAPE__0`, ..); the offsets widened to int32; each inner level up to "
               "the next larger stride, the outermost the pieces left; refused with Triton's reason (it clamps "
-              "floats only), an integer tile with a float bound converted to f32", S, "r24/ld_conversions",
+              "floats only), an integer tile with a float bound converted to f32; the triton.language function with x "
+              "first (`x.sort(..)` / `x.topk(k)`, which Triton 3.6 cannot compile, refused)", S, "r24/ld_conversions",
               "libdevice's `fast_logf` / `fast_sinf` .. (approximate instructions), `int2float_rz` .. (integer to "
               "float rounded otherwise than to nearest), `double2float_rd` / `_ru`, float to unsigned, `fma_rz` .., "
               "`rsqrt_rn` refused with their reason"),

@@ -4199,6 +4199,19 @@ class Emitter:
             return self.typed(f"convert_tile({ints})", ty, want_name, f"arange_{n.lower()}")
         return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
 
+    def as_array_dtype(self, vcode: str, vty: object, ty: Tile, arr: str, node: ast.AST, what: str,
+                       row: str) -> tuple[str, object]:
+        """A scattered or atomic value converted to its array's dtype, as cuTile Python's implicit cast converts it
+        (an i32 tile into an i64 array, f16 into f32: where the two promote to the array's dtype); the others
+        (f64 into f32) it refuses, and so does the port."""
+        if not isinstance(vty, Tile) or vty.dtype == ty.dtype:
+            return vcode, vty
+        if promote({vty.dtype, ty.dtype}) != ty.dtype:
+            raise self.refuse(node, row, f"{what} of {vty.dtype} values into {ty.dtype} (cuTile Python casts a value "
+                                         "to its array's dtype only where the two promote to it)")
+        conv = _int_conversion(vty.dtype, ty.dtype, vcode) or f"convert_tile({vcode})"
+        return self.typed(conv, Tile(ty.dtype, vty.shape), None, f"{arr}_values")
+
     def pointer_access(self, node: ast.Call, what: str, kw: dict, checked: bool = True,
                        token: bool = True) -> tuple[str, str, str, Tile, str]:
         """The shared part of ct.gather and ct.scatter on a rank-1, stride-1 array, as cuTile Python lowers it: the
@@ -4817,9 +4830,8 @@ class Emitter:
             raise self.refuse(call, "gather-scatter", f"a second ct.scatter into {name} with one of the two inside a "
                                                       "loop or branch (the order of their writes is not carried)")
         arr, elem, g, ty, dims = self.pointer_access(call, "ct.scatter", kw, checked, token=not prev)
-        vcode, vty = self.expr(call.args[2])
-        if isinstance(vty, Tile) and vty.dtype != ty.dtype:   # converted to the array's dtype, as cuTile Python does
-            vcode, vty = self.typed(f"convert_tile({vcode})", Tile(ty.dtype, vty.shape), None, f"{arr}_values")
+        vcode, vty = self.as_array_dtype(*self.expr(call.args[2]), ty, arr, call.args[2], "ct.scatter",
+                                         "gather-scatter")
         value = self.operand_as_tile(vcode, vty, ty, call.args[2])
         safety = (f"// SAFETY: every lane that is written addresses {arr}'s memory (offset checked above; masked "
                   f"lanes are not written); lanes of the launch that share a destination race, as in cuTile "
@@ -4968,9 +4980,7 @@ class Emitter:
             raise self.refuse(call, "atomics", f"{fn} on {ty.dtype} ({', '.join(ATOMIC_MODES[op])} are supported)")
         values = []
         for v_node in call.args[2:]:
-            vcode, vty = self.expr(v_node)
-            if isinstance(vty, Tile) and vty.dtype != ty.dtype:
-                raise self.refuse(v_node, "atomics", f"{fn} of {vty.dtype} values into {ty.dtype}")
+            vcode, vty = self.as_array_dtype(*self.expr(v_node), ty, arr, v_node, fn, "atomics")
             values.append(self.operand_as_tile(vcode, vty, ty, v_node))
         value = values[-1]
         mode = f"atomic::{ATOMIC_MODES[op][ty.dtype]}"
