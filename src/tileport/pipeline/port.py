@@ -537,6 +537,10 @@ def _analyze_translate(kernel_ref: str, sigs: list[sigmod.Signature], launches: 
         verdict["absent_packages"] = list(kernel.absent)
     if kernel.cuda_emulated:   # its import-time host code asked for a GPU: imported under the CUDA emulation
         verdict["cuda_emulated_at_import"] = True
+    if kernel.skipped:   # a script's top-level host code that raised here (launches, checks): gone past
+        verdict["module_statements_skipped"] = list(kernel.skipped)
+        progress(f"  (its module's top-level statements that raised here were gone past: "
+                 f"{'; '.join(kernel.skipped[:3])}{' ..' if len(kernel.skipped) > 3 else ''})")
     st = verdict["stages"]
     out.mkdir(parents=True, exist_ok=True)
     progress(f"analyze: {kernel.name}" + (f" (its module's {', '.join(kernel.absent)} not installed here: stood in)"

@@ -44,6 +44,9 @@ class LoadedKernel:
     ref_name: str | None = None
     #: the values it closes over (``closure_values`` of the captured kernel), when it was rebuilt from them
     closure: dict | None = None
+    #: top-level statements of its module (a script's host code) that raised here and were gone past
+    #: (``FILE:LINE: ERROR`` each, :func:`_exec_skipping`)
+    skipped: tuple[str, ...] = ()
 
     @property
     def pyfunc(self) -> Any:
@@ -488,33 +491,38 @@ def _no_gpu_torch() -> bool:
         return True
 
 
-def _import_retrying(do_import, host_root: Path) -> tuple[Any, tuple[str, ...], bool]:
+def _import_retrying(do_import, host_root: Path, tolerant: Any = None) -> tuple[Any, tuple[str, ...], bool]:
     """(``do_import()``, the packages stood in, whether CUDA was emulated): retried with each package it lacks
     stood in (module docstring; a module whose import failed is already out of ``sys.modules``), and once more
     under the capture's CUDA emulation (``corpus.cudaemu``: torch.cuda answered as an H200, CUDA tensors kept on the
     CPU) when it failed with torch seeing no GPU — host code that asks the device something at import time
     (``NUM_SMS = torch.cuda.get_device_properties(0).multi_processor_count``). The stand-ins leave
     ``sys.modules`` afterwards (the module imported keeps what it bound), so nothing else in this process sees
-    them; the emulation ends with the import."""
+    them; the emulation ends with the import. ``tolerant``: the import tried last, when nothing else is left to
+    retry (a script's top-level host code that fails here: :func:`_exec_skipping`)."""
     roots: set[str] = set()
     emulated = False
+    last = False
     while True:
         finder = _AbsentFinder(roots)
         if roots:
             sys.meta_path.insert(0, finder)
+        run = tolerant if last else do_import
         try:
             if not emulated:
-                return do_import(), tuple(sorted(roots)), False
+                return run(), tuple(sorted(roots)), False
             from ...corpus.cudaemu import TARGETS, emulate
 
             with emulate(TARGETS["h200"], [str(host_root)]):
-                return do_import(), tuple(sorted(roots)), True
+                return run(), tuple(sorted(roots)), True
         except Exception as exc:
             root = _missing_package(exc)
             if root is not None and root not in roots and len(roots) < MAX_ABSENT:
                 roots.add(root)
             elif not emulated and _no_gpu_torch():
                 emulated = True
+            elif tolerant is not None and not last:
+                last = True
             else:
                 raise
         finally:
@@ -566,7 +574,44 @@ def _import_past_inits(dotted: str, root: Path) -> Any:
                 del sys.modules[name]
 
 
-def _import_file(path: Path) -> Any:
+def _exec_skipping(module: Any, path: Path) -> None:
+    """Run the module's top-level statements one at a time, as its import would, with ``ct.launch`` recording
+    nothing and running nothing, and go on past a statement that raises (noted in ``__tileport_skipped__``). A
+    script's host code at its top level (cuda.tile's quick start launches and checks there, between kernel
+    definitions) asks for what is not here — a GPU, the values a kernel computed — and its definitions are what
+    a port needs. A package not installed still raises (the caller stands it in and tries again)."""
+    import __future__
+    import ast
+
+    import cuda.tile as ct
+
+    tree = ast.parse(path.read_text(), filename=str(path))
+    flags = 0
+    for st in tree.body:
+        if isinstance(st, ast.ImportFrom) and st.module == "__future__":
+            for alias in st.names:
+                flags |= getattr(__future__, alias.name).compiler_flag
+    skipped: list[str] = []
+    module.__tileport_skipped__ = skipped
+    saved = {name: getattr(ct, name) for name in ("launch", "launch_extended") if hasattr(ct, name)}
+    for name in saved:
+        setattr(ct, name, lambda *args, **kwargs: None)
+    try:
+        for st in tree.body:
+            code = compile(ast.Module([st], []), str(path), "exec", flags=flags, dont_inherit=True)
+            try:
+                exec(code, module.__dict__)
+            except (Exception, SystemExit) as exc:   # (a script ending itself at its top level: sys.exit(main()))
+                if _missing_package(exc) is not None:
+                    raise
+                first = (str(exc).strip().splitlines() or [""])[0][:200]
+                skipped.append(f"{path.name}:{st.lineno}: {type(exc).__name__}: {first}")
+    finally:
+        for name, fn in saved.items():
+            setattr(ct, name, fn)
+
+
+def _import_file(path: Path, tolerant: bool = False) -> Any:
     modname = "tileport_user_" + hashlib.sha1(str(path).encode()).hexdigest()[:12]
     spec = importlib.util.spec_from_file_location(modname, path)
     if spec is None or spec.loader is None:
@@ -578,7 +623,13 @@ def _import_file(path: Path) -> Any:
     if added:   # its sibling modules import as they do under `python FILE` (the script's folder first)
         sys.path.insert(0, folder)
     try:
-        spec.loader.exec_module(module)
+        if tolerant:
+            _exec_skipping(module, path)
+        else:
+            try:
+                spec.loader.exec_module(module)
+            except SystemExit as exc:   # (its top level ended the process: sys.exit(main()) with no __main__ test)
+                raise RuntimeError(f"its top-level code called sys.exit({exc.code!r})") from None
     except BaseException:
         sys.modules.pop(modname, None)
         raise
@@ -597,7 +648,7 @@ def load_module(path: Path) -> tuple[Any, tuple[str, ...], bool]:
     if pkg is not None and not str(path).startswith(str(Path(__file__).resolve().parents[2])):
         return _import_in_package(path, *pkg)
     try:
-        return _import_retrying(lambda: _import_file(path), path.parent)
+        return _import_retrying(lambda: _import_file(path), path.parent, lambda: _import_file(path, tolerant=True))
     except KernelLoadError:
         raise
     except Exception as exc:  # the user's module failed to import: say where
@@ -680,10 +731,12 @@ def load_kernel(ref: str, closure: dict | None = None) -> LoadedKernel:
     path, ref_name = split_ref(ref)
     name, line = split_name(ref_name)
     module, absent, emulated = load_module(path)
+    skipped = tuple(getattr(module, "__tileport_skipped__", ()))
     if line is not None:
         found = [k for k in _kernels_named(module, name).values() if kernel_name(k._pyfunc)[0] == ref_name]
         obj = found[0] if found else _rebuilt(module, path.resolve(), name, line, closure, ref)
-        return LoadedKernel(path.resolve(), name, obj, absent, emulated, ref_name, closure if not found else None)
+        return LoadedKernel(path.resolve(), name, obj, absent, emulated, ref_name, closure if not found else None,
+                            skipped)
     obj = getattr(module, name, None)
     if obj is None or (inspect.isfunction(obj) and not _is_kernel(obj)):
         # a kernel reached another way, named by its function (as a capture names it): one a factory made
@@ -716,4 +769,4 @@ def load_kernel(ref: str, closure: dict | None = None) -> LoadedKernel:
             what = (f"is defined inside a function (a factory) at line {', '.join(map(str, nested))}: name it "
                     f"{name}@LINE by its def line, as `tileport capture` lists it, with --capture FILE")
         raise KernelLoadError(f"{path}: {name!r} {what}; kernels in this file: {', '.join(kernels) or 'none'}")
-    return LoadedKernel(path.resolve(), name, obj, absent, emulated)
+    return LoadedKernel(path.resolve(), name, obj, absent, emulated, skipped=skipped)
