@@ -20,7 +20,7 @@ from conftest import load_module, needs_cargo
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round24.py"
 MOD = load_module(FIXTURE, "triton_round24_fixture")
 NAMES = ("desc_functional", "ld_conversions", "ld_double_bits", "ld_sad_rcp", "flat_three_levels", "tuple_constexpr",
-         "int16_offsets", "merge_bitonic", "member_functions")
+         "int16_offsets", "merge_bitonic", "member_functions", "scaler")
 
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round24")
@@ -234,3 +234,33 @@ def test_round24_members_triton_refuses(tmp_path, member, why):
                                               f"tl.load(x_ptr + r * N + o).{member.split('.', 1)[1]}"))
     with pytest.raises(LoweringError, match=rf"k.py:\d+:\d+: .*{why}"):
         lower_from_launches(f"{fx}::merge_bitonic", mine)
+
+
+def test_round24_factory_kernel(lowered):
+    """`def make_scaler(scale): SCALE = tl.constexpr(scale); @triton.jit def scaler(..): .. * SCALE` (a kernel a
+    factory makes; Triton 3.6 compiles it, reading the closure's constexpr): found in the factory's body, the
+    closure's constexprs recorded at capture (`closure`) and read as module constants (it was "no @triton.jit
+    function 'scaler'")."""
+    assert "* 3.0" in _src(lowered, "scaler"), _src(lowered, "scaler")
+    (case,) = _cases("scale_by_three")
+    got = two.run_copies(lowered / "scaler", MOD.scale_by_three, *case[1:], Ct24)
+    assert np.array_equal(got[1], case[2][0] * np.float32(3))
+
+
+def test_round24_factory_kernels_that_cannot_be_told_apart(tmp_path):
+    """Two factories defining different kernels of one name: refused, naming the lines (the launch's kernel cannot be
+    told from the name); launches of one factory's kernels with different closure values: refused, capture apart."""
+    from tileport.errors import TileportError
+    from tileport.frontends.triton.source import TritonSourceError, find_kernel
+    from tileport.pipeline.triton import lower_from_launches
+
+    fx = tmp_path / "k.py"
+    src = FIXTURE.read_text()
+    fx.write_text(src + "\n\ndef make_other():\n    @triton.jit\n    def scaler(x_ptr):\n        tl.store(x_ptr, 1.0)\n"
+                  "    return scaler\n")
+    with pytest.raises(TritonSourceError, match=r"2 @triton.jit functions named 'scaler' .*at lines \d+, \d+"):
+        find_kernel(fx, "scaler")
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::scaler")]
+    other = dict(mine[0], closure={"SCALE": 2.0}, grid=[1, 1, 1])
+    with pytest.raises(TileportError, match="different closure constexprs"):
+        lower_from_launches(mine[0]["kernel"], [mine[0], other])

@@ -7,6 +7,7 @@ by an IR diff: plain Triton has no Tile IR backend to diff against.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -109,6 +110,14 @@ def _lower_with(ref: str, launches: list[dict], hints: dict[str, int] | None, ch
         raise TileportError(f"{ref}: a Triton kernel is ported from captured launches (which parameters are "
                             "tensors, the scalar values that make each pointer's view): run `tileport capture --out "
                             "F -- python HOST.py` and pass --capture F")
+    closures = {json.dumps(l.get("closure") or {}, sort_keys=True) for l in launches}
+    if len(closures) > 1:
+        raise TileportError(f"{ref}: the launches ran kernels made by a factory with different closure constexprs "
+                            f"({', '.join(sorted(closures))}): capture each value's launches apart")
+    if launches and launches[0].get("closure"):
+        # a kernel made by a factory: the constexprs of its closure (`SCALE = tl.constexpr(scale)`) are read as the
+        # module's constants are
+        kernel = dataclasses.replace(kernel, globals={**kernel.globals, **launches[0]["closure"]})
     kinds = [kinds_of(l["args"]) for l in launches]
     if any(k[0] != kinds[0][0] for k in kinds):
         raise TileportError(f"{ref}: launches disagree on which parameters are tensors: "

@@ -165,11 +165,29 @@ def record(rec: Any, jit: Any, grid: Any, args: tuple, kwargs: dict, compiled: b
         rec.launches[key]["count"] += 1
         return
     spec = specialization(bound, constexprs, described, dtype_compared(fn))
+    closure = closure_constexprs(fn)
     rec.launches[key] = {"frontend": "triton", "kernel": f"{source}::{fn.__name__}", "qualname": fn.__qualname__,
-                         **({"specialize": spec} if spec else {}),
+                         **({"specialize": spec} if spec else {}), **({"closure": closure} if closure else {}),
                          "source": source, "line": inspect.getsourcelines(fn)[1], "grid": g,
                          "signature": text, "args": described, "options": options, "count": 1,
                          **({"autotune": dict(_AUTOTUNING[-1])} if _AUTOTUNING else {})}
+
+
+def closure_constexprs(fn: Any) -> dict:
+    """The constexpr values a kernel made by a factory reads from its closure (`SCALE = tl.constexpr(scale)` in
+    `make(scale)`, then `@triton.jit def k(..): .. * SCALE`; Triton 3.6 takes closure and global values only as
+    constexprs): free variable → its bool / int / float value, for the lowering to read as a module constant."""
+    out: dict = {}
+    for name, cell in zip(getattr(fn.__code__, "co_freevars", ()), getattr(fn, "__closure__", None) or ()):
+        try:
+            value = cell.cell_contents
+        except ValueError:   # (an empty cell)
+            continue
+        if type(value).__name__ == "constexpr" and hasattr(value, "value"):
+            value = value.value
+            if type(value) in (bool, int, float):
+                out[name] = value
+    return out
 
 
 def specialization(bound: dict, constexprs: set[str], described: list[dict],

@@ -250,6 +250,13 @@ def find_kernel(path: Path, name: str) -> TritonKernel:
         _DescriptorFunctions(set(tl)).visit(tree)
     jitted = _jitted(tree, tr)
     fn = next((f for f in jitted if f.name == name), None)
+    if fn is None:   # a kernel a factory makes (found only where no module-level one has the name)
+        same = [f for f in _factory_jitted(tree, tr) if f.name == name]
+        if len({ast.dump(f) for f in same}) > 1:
+            raise TritonSourceError(f"{path}: {len(same)} @triton.jit functions named {name!r} (kernels defined in "
+                                    f"factory functions, at lines {', '.join(str(f.lineno) for f in same)}): cannot "
+                                    "tell which one a launch ran")
+        fn = same[0] if same else None
     if fn is None:
         names = ", ".join(f.name for f in jitted) or "none"
         raise TritonSourceError(f"{path}: no @triton.jit function {name!r}; Triton kernels in this file: {names}")
@@ -308,6 +315,13 @@ def _jitted(tree: ast.Module, tr: set[str]) -> list[ast.FunctionDef]:
               and isinstance(n.args[0], ast.Name)]
     out += [defs[c] for c in dict.fromkeys(called) if c in defs and defs[c] not in out]
     return out
+
+
+def _factory_jitted(tree: ast.Module, tr: set[str]) -> list[ast.FunctionDef]:
+    """@triton.jit functions a top-level function defines (a factory: `def make(scale): SCALE =
+    tl.constexpr(scale); @triton.jit def k(..)`, its closure's constexprs the capture's `closure` values)."""
+    return [n for f in tree.body if isinstance(f, ast.FunctionDef) for n in walk_nodes(f)
+            if isinstance(n, ast.FunctionDef) and n is not f and any(_is_jit(d, tr) for d in n.decorator_list)]
 
 
 def _module_helpers(path: Path, tree: ast.Module, tl: set[str], helpers: dict[str, ast.FunctionDef],
