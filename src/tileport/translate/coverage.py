@@ -1112,14 +1112,16 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`hiloint2double` / `double_as_longlong` / `longlong_as_double`, `sad`, `rcp_rn` .. `rcp_ru`; "
               "`tl.bitonic_merge`; a constexpr tuple (`SHAPE: tl.constexpr` passed `(4, 8)`); 8- / 16-bit offsets "
               "(`tl.arange(0, N).to(tl.int16)`); a flat tensor read through three unmasked levels; `tl.clamp` of "
-              "an integer tile; tensor members `x.xor_sum(1)`, `x.associative_scan(0, f)`, `x.cast(..)`, `x.cdiv(4)`",
+              "an integer tile; tensor members `x.xor_sum(1)`, `x.associative_scan(0, f)`, `x.cast(..)`, `x.cdiv(4)`; "
+              "a kernel a factory makes (`SCALE = tl.constexpr(scale)` in its closure)",
               "the descriptor's `load` / `store`; `ct.astype` (RN, or RZ); bitcasts of the f64 / int64 bits; "
               "`c + where(a < b, b - a, a - b)` (wrapping); `ct.truediv(1, x)` with that rounding mode (f32 "
               "flushing subnormals, as `__nv_frcp_rn` under Triton); the last merge of tl.sort's bitonic network; "
               "one constexpr per element (`SHAPE__0`, ..); the offsets widened to int32; each inner level up to "
               "the next larger stride, the outermost the pieces left; refused with Triton's reason (it clamps "
               "floats only), an integer tile with a float bound converted to f32; the triton.language function with x "
-              "first (`x.sort(..)` / `x.topk(k)`, which Triton 3.6 cannot compile, refused)", S, "r24/ld_conversions",
+              "first (`x.sort(..)` / `x.topk(k)`, which Triton 3.6 cannot compile, refused); the factory's kernel found "
+              "in its body, the closure's constexprs captured and read as module constants", S, "r24/ld_conversions",
               "libdevice's `fast_logf` / `fast_sinf` .. (approximate instructions), `int2float_rz` .. (integer to "
               "float rounded otherwise than to nearest), `double2float_rd` / `_ru`, float to unsigned, `fma_rz` .., "
               "`rsqrt_rn` refused with their reason"),
