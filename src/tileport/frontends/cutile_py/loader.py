@@ -157,10 +157,34 @@ def _closure_value(v: Any, func: Any, module: Any, depth: int) -> Any:
             return {"function": def_name(inner), "line": def_line(inner), "tile_function": inner is not v,
                     "closure": _closure_values(inner, module if same else home, depth + 1)} | \
                 ({} if same else {"module": inner.__module__})
+    held = _module_item(v, module)
+    if held is not None:
+        return held
     qualified = _qualified_name(v)
     if qualified is not None:
         return {"qualified": qualified}
     return {"unknown": type(v).__name__}
+
+
+#: the containers a module-level table of helpers is (`OPS = {"relu": lambda t: .., ..}`, `ACTS = [f, g]`)
+_TABLES = (dict, list, tuple)
+
+
+def _module_item(v: Any, module: Any) -> dict | None:
+    """``{"global": NAME, "item": [KEY]}`` where ``v`` is an item of a module-level table ``NAME`` (a dict by a str,
+    int or bool key, a list or tuple by its index): a test's ``fn = OPS[op]`` picking a lambda of a module dict, which
+    no name of the module nor any qualified name finds (a lambda's is ``<lambda>``); None elsewhere. Only functions
+    and other objects are looked up (a number is recorded as itself)."""
+    if module is None or isinstance(v, (bool, int, float, str, tuple, type(None))):
+        return None
+    for name, table in vars(module).items():
+        if name.startswith("__") or not isinstance(table, _TABLES):
+            continue
+        items = table.items() if isinstance(table, dict) else enumerate(table)
+        for key, item in items:
+            if item is v and isinstance(key, (str, int, bool)):
+                return {"global": name, "item": [key]}
+    return None
 
 
 def _qualified_name(v: Any) -> str | None:
@@ -201,7 +225,7 @@ def closure_values(func: Any) -> dict | None:
     """The values a kernel made inside a function closes over, each as the capture records it: a bool, int, float,
     str or None as itself; an enum member ``{"enum": CLASS, "member": NAME}`` (``"module"`` when its class is
     another module's); a dtype (cuda.tile's or torch's) ``{"dtype": NAME}``; a module-level object of the kernel's
-    module (a helper, a table) ``{"global": NAME}``; a tuple ``{"tuple": [..]}`` of such values; a numpy scalar
+    module (a helper, a table) ``{"global": NAME}`` (an item of a module-level dict, list or tuple ``{"global": NAME, "item": [KEY]}``); a tuple ``{"tuple": [..]}`` of such values; a numpy scalar
     ``{"numpy": DTYPE, "value": V}`` (cuTile Python types it by its dtype); a function the factory made in the
     kernel's file (a ``@ct.function`` helper) ``{"function": NAME, "line": DEF_LINE,
     "tile_function": BOOL, "closure": {..}}``; a function or class another module defines (`operator.add` picked
@@ -229,7 +253,14 @@ def _closure_object(name: str, value: Any, module: Any, path: Path, ref: str) ->
             raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, a numpy {value['numpy']} "
                                   f"{value['value']!r} not made again here ({type(exc).__name__}: {exc})") from None
     if isinstance(value.get("global"), str) and value["global"] in vars(module):
-        return vars(module)[value["global"]]
+        obj = vars(module)[value["global"]]
+        for key in value.get("item") or ():   # an item of a module-level table (_module_item)
+            try:
+                obj = obj[key]
+            except (KeyError, IndexError, TypeError) as exc:
+                raise KernelLoadError(f"{ref}: the kernel closes over {name!r}, {value['global']}[{key!r}], which "
+                                      f"is not found here ({type(exc).__name__}: {exc})") from None
+        return obj
     if isinstance(value.get("tuple"), list):
         return tuple(_closure_object(name, v, module, path, ref) for v in value["tuple"])
     if isinstance(value.get("enum"), str) and isinstance(value.get("member"), str):
@@ -268,25 +299,37 @@ def _closure_object(name: str, value: Any, module: Any, path: Path, ref: str) ->
 
 
 def _rebuilt_function(module: Any, path: Path, name: str, line: int, closure: dict | None, ref: str) -> Any:
-    """The function of the ``def NAME`` at ``line`` of the module's source (inside a function), rebuilt over the
-    captured ``closure`` values."""
+    """The function of the ``def NAME`` at ``line`` of the module's source (inside a function; NAME ``<lambda>``: the
+    lambda at that line), rebuilt over the captured ``closure`` values."""
     import ast
 
     src = path.read_text()
-    fn = next((n for n in walk_nodes(ast.parse(src, filename=str(path)))
-               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name and n.lineno == line), None)
-    if fn is None:
-        raise KernelLoadError(f"{ref}: no `def {name}` at line {line} of {path}")
-    first = min([fn.lineno] + [d.lineno for d in fn.decorator_list])
-    todo = [compile(src, str(path), "exec")]
-    code = None
-    while todo and code is None:
-        c = todo.pop()
-        if c.co_name == name and c.co_firstlineno == first:
-            code = c
-        todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
-    if code is None:
-        raise KernelLoadError(f"{ref}: no code of `def {name}` at line {line} of {path}")
+
+    def codes() -> Any:
+        todo = [compile(src, str(path), "exec")]
+        while todo:
+            c = todo.pop()
+            yield c
+            todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+
+    if name == "<lambda>":
+        # a lambda the factory or test made (`post = lambda t: t * scale`): its code by its first line, where it is
+        # the only lambda there (two on a line are not told apart by what a capture records)
+        found = [c for c in codes() if c.co_name == name and c.co_firstlineno == line]
+        if len(found) != 1:
+            raise KernelLoadError(f"{ref}: {len(found)} lambdas at line {line} of {path}: the one a kernel closes "
+                                  "over is not told apart; write it as a `def` (or one lambda on its line)")
+        code = found[0]
+    else:
+        fn = next((n for n in walk_nodes(ast.parse(src, filename=str(path)))
+                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name and n.lineno == line),
+                  None)
+        if fn is None:
+            raise KernelLoadError(f"{ref}: no `def {name}` at line {line} of {path}")
+        first = min([fn.lineno] + [d.lineno for d in fn.decorator_list])
+        code = next((c for c in codes() if c.co_name == name and c.co_firstlineno == first), None)
+        if code is None:
+            raise KernelLoadError(f"{ref}: no code of `def {name}` at line {line} of {path}")
     if code.co_freevars and closure is None:
         raise KernelLoadError(f"{ref}: the kernel closes over {', '.join(code.co_freevars)} (a factory's values); "
                               "port it from a capture (`--capture FILE` of `tileport capture`), which records them")

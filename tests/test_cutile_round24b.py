@@ -1,0 +1,130 @@
+"""cuTile Python generality, round 24b (docs/corpus.md): kernels written as a kernel library's own test suite and
+sample scripts are — defined inside test functions, fixtures and classes, scripts with top-level host code, CuPy and
+torch host arrays in one project — captured and ported with the CLI; what they found in tileport, each as a test."""
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+TABLE_MOD = '''\
+import cuda.tile as ct
+
+OPS = {
+    "relu": lambda t: ct.maximum(t, 0.0),
+    "tanh": lambda t: ct.tanh(t),
+}
+ACTS = [lambda t: t * 2.0]
+
+
+def make(op):
+    fn = OPS[op]
+
+    @ct.kernel
+    def unary(x, y, B: ct.Constant[int]):
+        i = ct.bid(0)
+        ct.store(y, (i,), fn(ct.load(x, (i,), (B,))))
+    return unary
+
+
+def make_listed():
+    fn = ACTS[0]
+
+    @ct.kernel
+    def listed(x, y, B: ct.Constant[int]):
+        i = ct.bid(0)
+        ct.store(y, (i,), fn(ct.load(x, (i,), (B,))))
+    return listed
+
+
+def make_unrecorded():
+    fn = (lambda: (lambda t: t + 1.0))()
+
+    @ct.kernel
+    def other(x, y, B: ct.Constant[int]):
+        i = ct.bid(0)
+        ct.store(y, (i,), fn(ct.load(x, (i,), (B,))))
+    return other
+'''
+
+
+def _import(tmp_path: Path, pkg: str, files: dict[str, str], module: str):
+    root = tmp_path / pkg
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    for name, text in files.items():
+        (root / name).write_text(textwrap.dedent(text))
+    sys.path.insert(0, str(tmp_path))
+    return root, importlib.import_module(f"{pkg}.{module}")
+
+
+def _forget(tmp_path: Path, pkg: str) -> None:
+    sys.path.remove(str(tmp_path))
+    for name in [n for n in sys.modules if n == pkg or n.startswith(pkg + ".")]:
+        del sys.modules[name]
+
+
+def test_a_kernel_closing_over_a_lambda_of_a_module_table(tmp_path):
+    """`fn = OPS[op]` inside a parametrized test, `OPS` a module dict of lambdas (round 24b's s01 `unary`): the
+    lambda was recorded `{"unknown": "function"}` — one digest for every op, so the capture merged the four ops'
+    kernels into one and the port failed ("a function the capture could not record"). An item of a module-level
+    dict, list or tuple is recorded by the table's name and its key, and found there again by the port."""
+    from tileport.frontends.cutile_py.loader import closure_values, kernel_name, load_kernel
+
+    root, mod = _import(tmp_path, "r24btab", {"ks.py": TABLE_MOD}, "ks")
+    try:
+        funcs = [mod.make(op)._pyfunc for op in ("relu", "tanh")]
+        closures = [closure_values(f) for f in funcs]
+        assert closures == [{"fn": {"global": "OPS", "item": ["relu"]}}, {"fn": {"global": "OPS", "item": ["tanh"]}}]
+        names = [kernel_name(f)[0] for f in funcs]
+        assert len(set(names)) == 2 and all(n.startswith("unary@14~") for n in names), names
+        rebuilt = load_kernel(f"{root / 'ks.py'}::{names[1]}", closures[1])
+        fn = rebuilt.pyfunc.__closure__[0].cell_contents
+        assert fn.__code__.co_firstlineno == 5   # the "tanh" lambda of the module the port loaded
+        listed = mod.make_listed()._pyfunc
+        assert closure_values(listed) == {"fn": {"global": "ACTS", "item": [0]}}
+        with pytest.raises(Exception, match=r"OPS\['gelu'\], which is not found here"):
+            load_kernel(f"{root / 'ks.py'}::{names[1]}", {"fn": {"global": "OPS", "item": ["gelu"]}})
+    finally:
+        _forget(tmp_path, "r24btab")
+
+
+def test_a_kernel_closing_over_a_local_lambda(tmp_path):
+    """`post = lambda t: t * scale + 1.0` in a parametrized test, closed over by the test's kernel (round 24b's s01
+    `apply_post`): recorded as a function by its line and closure, but rebuilt only from a `def` ("no `def <lambda>`
+    at line .."). A lambda is rebuilt from its code at that line, over its recorded closure; where two lambdas share
+    the line (nothing recorded tells them apart) the port refuses, naming the kernel, the line and the reason."""
+    from tileport.frontends.cutile_py.loader import KernelLoadError, closure_values, kernel_name, load_kernel
+
+    root, mod = _import(tmp_path, "r24blam", {"ks.py": TABLE_MOD + LOCAL_LAMBDA}, "ks")
+    try:
+        func = mod.make_post(4.0)._pyfunc
+        closure = closure_values(func)
+        assert closure == {"post": {"function": "<lambda>", "line": 41, "tile_function": False,
+                                    "closure": {"scale": 4.0}}}, closure
+        rebuilt = load_kernel(f"{root / 'ks.py'}::{kernel_name(func)[0]}", closure)
+        post = rebuilt.pyfunc.__closure__[0].cell_contents
+        assert post(1.0) == 5.0
+        func = mod.make_unrecorded()._pyfunc
+        name = kernel_name(func)[0]
+        with pytest.raises(KernelLoadError, match=r"ks\.py::other@34~[0-9a-f]{8}: 2 lambdas at line 31 of .*ks\.py: "
+                                                  r"the one a kernel closes over is not told apart"):
+            load_kernel(f"{root / 'ks.py'}::{name}", closure_values(func))
+    finally:
+        _forget(tmp_path, "r24blam")
+
+
+LOCAL_LAMBDA = '''
+
+def make_post(scale):
+    post = lambda t: t * scale + 1.0  # noqa: E731
+
+    @ct.kernel
+    def apply_post(x, y, B: ct.Constant[int]):
+        i = ct.bid(0)
+        ct.store(y, (i,), post(ct.load(x, (i,), (B,))))
+    return apply_post
+'''
