@@ -128,3 +128,44 @@ def make_post(scale):
         ct.store(y, (i,), post(ct.load(x, (i,), (B,))))
     return apply_post
 '''
+
+
+SHADOW_MOD = '''\
+import cuda.tile as ct
+
+
+@ct.kernel(num_worker_warps=4)
+def bias_relu(x, y, B: ct.Constant[int]):
+    i = ct.bid(0)
+    ct.store(y, (i,), ct.maximum(ct.load(x, (i,), (B,)), 0.0))
+
+
+FIRST = bias_relu
+
+
+# the second version, the one the module's name finds from here on
+@ct.kernel(num_worker_warps=8)
+def bias_relu(x, y, B: ct.Constant[int]):
+    i = ct.bid(0)
+    ct.store(y, (i,), ct.minimum(ct.maximum(ct.load(x, (i,), (B,)), 0.0), 6.0))
+'''
+
+
+def test_a_kernel_redefined_under_its_name_later_in_a_script(tmp_path):
+    """A sample script launches `bias_relu`, then defines a second `bias_relu` and launches that (round 24b's s05
+    `per_dtype_kernels.py`): both launches were named `bias_relu`, and the port loaded the module's `bias_relu` —
+    the second — for both, porting (and proving) the first launch's variant with the second kernel's body. A
+    module-level kernel a later top-level `def` of its name replaces is named by its `def` line, as a factory's
+    kernel is, and rebuilt from that `def`; the last one keeps its name."""
+    from tileport.frontends.cutile_py.loader import kernel_name, load_kernel
+
+    root, mod = _import(tmp_path, "r24bsh", {"script.py": SHADOW_MOD}, "script")
+    try:
+        assert kernel_name(mod.FIRST._pyfunc) == ("bias_relu@5", None)
+        assert kernel_name(mod.bias_relu._pyfunc) == ("bias_relu", None)
+        first = load_kernel(f"{root / 'script.py'}::bias_relu@5")
+        assert first.pyfunc.__code__.co_firstlineno == 4 and "minimum" not in first.pyfunc.__code__.co_names
+        last = load_kernel(f"{root / 'script.py'}::bias_relu")
+        assert "minimum" in last.pyfunc.__code__.co_names
+    finally:
+        _forget(tmp_path, "r24bsh")

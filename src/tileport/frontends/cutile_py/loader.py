@@ -11,12 +11,14 @@ capture's CUDA emulation (:func:`_import_retrying`). The packages stood in are l
 in :attr:`LoadedKernel.absent` (and in a port's verdict)."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
 import inspect
+import os
 import sys
 import types
 from dataclasses import dataclass, field
@@ -114,6 +116,10 @@ def kernel_name(func: Any) -> tuple[str, dict | None]:
     ``~DIGEST`` of its closure values when it has any (two kernels of one ``def`` over other values are two
     kernels)."""
     if "<locals>" not in def_qualname(func):
+        if def_qualname(func) == def_name(func) and _shadowed(func):
+            # a module-level kernel a later `def` of the same name replaces (a script's second version of it):
+            # the module's name finds the last, so this one is named by its `def` line, as a factory's kernel
+            return f"{def_name(func)}@{def_line(func)}", None
         return func.__name__, None
     closure = closure_values(func)
     name = f"{def_name(func)}@{def_line(func)}"
@@ -122,6 +128,33 @@ def kernel_name(func: Any) -> tuple[str, dict | None]:
 
         name += "~" + hashlib.sha256(json.dumps(closure, sort_keys=True).encode()).hexdigest()[:8]
     return name, closure
+
+
+@functools.lru_cache(maxsize=256)
+def _top_level_defs(path: str, mtime: float) -> dict[str, list[int]]:
+    """Each name a module's top-level ``def`` binds → the ``def`` lines that bind it, in order."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(), filename=path)
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    out: dict[str, list[int]] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out.setdefault(node.name, []).append(node.lineno)
+    return out
+
+
+def _shadowed(func: Any) -> bool:
+    """Whether a module-level function's ``def`` is followed by another top-level ``def`` of its name."""
+    try:
+        path = inspect.getsourcefile(func)
+        lines = _top_level_defs(path, os.stat(path).st_mtime) if path else {}
+    except (OSError, TypeError):
+        return False
+    found = lines.get(def_name(func), [])
+    return len(found) > 1 and def_line(func) != found[-1]
 
 
 def _closure_value(v: Any, func: Any, module: Any, depth: int) -> Any:
