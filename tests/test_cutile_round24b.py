@@ -169,3 +169,44 @@ def test_a_kernel_redefined_under_its_name_later_in_a_script(tmp_path):
         assert "minimum" in last.pyfunc.__code__.co_names
     finally:
         _forget(tmp_path, "r24bsh")
+
+
+def test_torch_as_tensor_of_a_cupy_array(tmp_path):
+    """`torch.as_tensor(cupy_array, device="cuda")` in a sample mixing CuPy and torch (round 24b's s06
+    `histogram.py`, `gemv_sweep.py`): torch reads `__cuda_array_interface__` before numpy's array interface and
+    asked the driver for the stand-in array's pointer ("a CUDA call the emulation does not answer"), ending the
+    script before its later launches. The capture's CuPy arrays are host memory: torch.tensor / as_tensor /
+    asarray read them as the numpy arrays they are (as_tensor sharing their memory, as on the GPU)."""
+    pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not installed here")
+    from tileport.corpus.capture import Options, run
+    from tileport.corpus.cudaemu import TARGETS
+
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "sample.py").write_text(textwrap.dedent('''\
+        import cupy as cp
+        import torch
+        import cuda.tile as ct
+
+
+        @ct.kernel
+        def twice(x, y, B: ct.Constant[int]):
+            i = ct.bid(0)
+            ct.store(y, (i,), ct.load(x, (i,), (B,)) * 2)
+
+
+        a = cp.arange(256, dtype=cp.int32)
+        t = torch.as_tensor(a, device="cuda")
+        a[0] = 7
+        assert t.device.type == "cuda" and t.dtype == torch.int32 and int(t[0]) == 7   # shared, as on the GPU
+        c = torch.tensor(cp.ones(4, dtype=cp.float32), device="cuda")
+        d = torch.asarray(cp.zeros(3, dtype=cp.float16), device="cuda")
+        assert c.shape == (4,) and d.dtype == torch.float16
+        out = torch.empty_like(t)
+        ct.launch(torch.cuda.current_stream(), (2,), twice, (t, out, 128))
+        ct.launch(cp.cuda.get_current_stream(), (2,), twice, (a, cp.asarray(out), 128))
+    '''))
+    index = run(Options(root=root, tests=[], scripts=["sample.py"], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    assert index["test_files"][0]["outcomes"] == {"ran": 1}, index["test_files"]
+    assert [(k["kernel"], k["launches"]) for k in index["kernels"]] == [("twice", 2)], index["kernels"]

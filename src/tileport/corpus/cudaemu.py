@@ -457,6 +457,17 @@ _DEFAULT_DEVICE_FACTORIES = {"empty", "zeros", "ones", "full", "rand", "randn", 
                              "fft_rfftfreq"}
 
 
+#: torch functions that make a tensor from the data they are given (torch's `internal_new_from_data`)
+_FROM_DATA = {"tensor", "as_tensor", "asarray"}
+
+
+def _host_cuda_array(obj: Any) -> bool:
+    """A numpy array speaking ``__cuda_array_interface__``: the capture's CuPy stand-in's arrays (cupyemu), which
+    are host memory."""
+    return any(c.__module__ == "numpy" and c.__name__ == "ndarray" for c in type(obj).__mro__) and \
+        hasattr(type(obj), "__cuda_array_interface__")
+
+
 def _is_cuda_device(d: Any) -> bool:
     import torch
 
@@ -752,6 +763,11 @@ def _mode_class(emu: Emulation) -> type:
                 args = tuple("cpu" if _is_cuda_device(a) else a for a in args)
                 on_cuda = True
             name = getattr(func, "__name__", "")
+            if name in _FROM_DATA and args and _host_cuda_array(args[0]):
+                # `torch.as_tensor(cupy_array, device="cuda")`: torch reads a `__cuda_array_interface__` before
+                # numpy's and asks the driver for its pointer; the capture's CuPy arrays are host memory, read as
+                # the numpy arrays they are (shared, as the device's pointer is)
+                args = (args[0].view(next(c for c in type(args[0]).__mro__ if c.__module__ == "numpy")), *args[1:])
             if name in _SIZED_FACTORIES and emu.max_alloc_bytes > 0:
                 self._check_size(func, name, args, kwargs, on_cuda)
             if name in _COMPARISONS and emu.compare_pass:
