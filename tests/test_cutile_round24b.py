@@ -210,3 +210,64 @@ def test_torch_as_tensor_of_a_cupy_array(tmp_path):
                         timeout_s=60, say=lambda s: None))
     assert index["test_files"][0]["outcomes"] == {"ran": 1}, index["test_files"]
     assert [(k["kernel"], k["launches"]) for k in index["kernels"]] == [("twice", 2)], index["kernels"]
+
+
+def test_a_launch_a_test_expects_cuda_tile_to_refuse(tmp_path):
+    """`with pytest.raises(Exception): ct.launch(..)` of a kernel cuda.tile rejects (round 24b's s03 `TestErrors`,
+    s01 `bad_shape`): the capture's ct.launch compiles nothing, so the launch did not raise — the test failed ("DID
+    NOT RAISE"), the statements after the block never ran (their launches lost) and the rejected kernel was listed
+    as launched. Inside a `pytest.raises` / `assertRaises` block the launch now compiles the kernel's front end at
+    the launch's signature (cuda.tile's export, on the CPU) and raises cuda.tile's own error, noted as a launch the
+    launch refuses; a kernel that compiles there is recorded as any other."""
+    pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not installed here")
+    from tileport.corpus.capture import Options, run
+    from tileport.corpus.cudaemu import TARGETS
+
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "test_refused.py").write_text(textwrap.dedent('''\
+        import unittest
+
+        import pytest
+        import torch
+        import cuda.tile as ct
+
+
+        def test_refused_then_more():
+            @ct.kernel
+            def odd(x, y):
+                i = ct.bid(0)
+                ct.store(y, (i,), ct.load(x, (i,), (3,)))
+
+            @ct.kernel
+            def fine(x, y):
+                i = ct.bid(0)
+                ct.store(y, (i,), ct.load(x, (i,), (4,)))
+
+            x = torch.randn(12, device="cuda")
+            with pytest.raises(ct.TileTypeError, match="not a power of two"):
+                ct.launch(torch.cuda.current_stream(), (4,), odd, (x, torch.empty_like(x)))
+            with pytest.raises(RuntimeError):   # compiles: recorded, then the host code raises
+                ct.launch(torch.cuda.current_stream(), (3,), fine, (x, torch.empty_like(x)))
+                raise RuntimeError("after the launch")
+
+
+        class TestOld(unittest.TestCase):
+            def test_assert_raises(self):
+                @ct.kernel
+                def rank2(x, y):
+                    ct.store(y, (0, 0), ct.load(x, (0, 0), (4, 4)))
+
+                x = torch.randn(16, device="cuda")
+                with self.assertRaises(Exception):
+                    ct.launch(torch.cuda.current_stream(), (1,), rank2, (x, torch.empty_like(x)))
+    '''))
+    index = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    assert index["test_files"][0]["outcomes"] == {"passed": 2}, index["test_files"]
+    assert [(k["kernel"], k["launches"]) for k in index["kernels"]] == [("fine@15", 1)], index["kernels"]
+    refused = {k["kernel"]: k.get("refused", "") for k in index["not_launched"]}
+    assert set(refused) == {"odd@10", "rank2@30"}, index["not_launched"]
+    assert "cuda.tile's compile raises TypeCheckingError: Invalid argument \"shape\" of load(): Dimension #0 of " \
+           "shape (3,) is not a power of two" in refused["odd@10"], refused
+    assert "test_refused.py:20)" in refused["odd@10"], refused

@@ -6,6 +6,7 @@ signature they get (measured on an H200) is in ``frontends.arrays``, which the T
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import typing
@@ -147,6 +148,80 @@ def launch_refusal(kernel: Any, args: tuple) -> str | None:
     return None
 
 
+#: context managers of host code that expect the block's code to raise (pytest's and unittest's)
+RAISES_CONTEXTS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
+
+
+@functools.lru_cache(maxsize=512)
+def _raises_blocks(path: str, mtime: float) -> tuple[tuple[int, int, int], ...]:
+    """(first line, last line, the `with` line) of each block of ``path`` under a RAISES_CONTEXTS context manager."""
+    import ast
+
+    try:
+        tree = ast.parse(Path(path).read_text(), filename=path)
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return ()
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.With, ast.AsyncWith)) or not node.body:
+            continue
+        for item in node.items:
+            call = item.context_expr
+            fn = call.func if isinstance(call, ast.Call) else None
+            name = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else None
+            if name in RAISES_CONTEXTS:
+                out.append((node.body[0].lineno, node.end_lineno or node.body[-1].lineno, node.lineno))
+    return tuple(out)
+
+
+def expected_raise() -> str | None:
+    """``FILE:LINE`` of the `with pytest.raises(..)` (or unittest's ``self.assertRaises(..)``) block the running host
+    code is inside — a frame of a file outside the installed packages and tileport, at a line of such a block — or
+    None."""
+    import sys
+
+    from ...corpus.cudaemu import installed_code_roots
+
+    skip = (*installed_code_roots(), str(Path(__file__).resolve().parents[2]))
+    frame = sys._getframe(1)
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if path.endswith(".py") and not path.startswith(skip):
+            try:
+                blocks = _raises_blocks(path, os.stat(path).st_mtime)
+            except OSError:
+                blocks = ()
+            line = frame.f_lineno
+            for first, last, at in blocks:
+                if first <= line <= last:
+                    return f"{path}:{at}"
+        frame = frame.f_back
+    return None
+
+
+def front_end_rejection(kernel: Any, sig: Signature, name: str) -> Exception | None:
+    """cuda.tile's own error compiling ``kernel`` at ``sig`` to Tile IR (its front end, on the CPU: what a launch on
+    a GPU compiles first), or None where it compiles (or the compile cannot be run here)."""
+    import io
+
+    from ...spec import signature as sigmod
+
+    try:
+        from cuda.tile._compile import _SUPPORTED_VERSIONS
+        from cuda.tile.compilation import export_kernel
+
+        ks = sigmod.to_cutile(sig).with_mangled_symbol(name.partition("@")[0])
+        version = max(_SUPPORTED_VERSIONS).as_string()
+    except Exception:  # noqa: BLE001 — not convertible here: the launch is recorded as any other
+        return None
+    try:
+        export_kernel(kernel, [ks], io.BytesIO(), output_format="tileir_bytecode", bytecode_version=version)
+    except Exception as exc:  # noqa: BLE001 — cuda.tile's errors (TileError & co., TypeError, ValueError)
+        return exc if type(exc).__module__.startswith("cuda.tile") or isinstance(exc, (TypeError, ValueError)) \
+            else None
+    return None
+
+
 @dataclass
 class Recorder:
     launches: dict[tuple, dict] = field(default_factory=dict)
@@ -190,6 +265,16 @@ class Recorder:
         # the decorator's): recorded, so a port at other hints is said to be one
         hints = {k: v for k, v in kernel_hints(kernel).items() if v != "default"}
         name, closure = kernel_name(func)   # a factory's kernel: NAME@LINE, and the values it closes over
+        expected = expected_raise()
+        if expected is not None:
+            # host code expecting this launch to raise (`with pytest.raises(..)`): on a GPU its compile raises
+            # where cuda.tile rejects the kernel; that compile runs here too, and its error is the launch's
+            exc = front_end_rejection(kernel, sig, name)
+            if exc is not None:
+                first = (str(exc).strip().splitlines() or [""])[0]
+                self.reject(func, LaunchRejected(f"cuda.tile's compile raises {type(exc).__name__}: {first}"),
+                            f" (inside {expected})")
+                raise exc
         key = (source, name, grid_t, sig.text(), hints_key(hints))
         if key in self.launches:
             self.launches[key]["count"] += 1
