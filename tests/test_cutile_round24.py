@@ -235,3 +235,18 @@ def test_store_advanced_indexing_through_a_gather_scatter_view(tmp_path):
                                               r"kernel writes only there"):
             emit_resolved(tmp_path, src, "x=f32[?,?]/?,1, rows=i32[?]/1, out=f32[?,?]/?,1, B=#16, D=#32",
                           consts=("B", "D"))
+
+
+def test_matmul_of_two_tf32_tiles_still_ported(tmp_path):
+    """`ct.matmul(ct.astype(a, ct.tfloat32), ct.astype(b, ct.tfloat32))` (TileGym's chunked gated delta rule, its
+    `_ct_mm`): ffb49e9 took the operands' common dtype by promotion, and tf32 is in no promotion chain, so the
+    product of two tf32 tiles was refused ('ct.matmul of anything but two float tiles ..'): two TileGym kernels,
+    27 variants each, failed where they were proven. Operands of one dtype are that dtype."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, w, y, B: ct.Constant[int]):
+         a = ct.astype(ct.load(x, (0, 0), (B, B)), ct.tfloat32)
+         b = ct.astype(ct.load(w, (0, 0), (B, B)), ct.tfloat32)
+         ct.store(y, (0, 0), ct.astype(ct.matmul(a, b), ct.float32))
+     """, "x=f32[?,?]/?,1, w=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16"))
+    assert "mma(" in body, body

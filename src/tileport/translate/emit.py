@@ -5483,7 +5483,8 @@ class Emitter:
         if len(node.args) != 2 or node.keywords:
             raise self.refuse(node, "mma", "ct.matmul form (x, y)")
         (a, ta), (b, tb) = (self.expr(x) for x in node.args)
-        common = promote({ta.dtype, tb.dtype}) if isinstance(ta, Tile) and isinstance(tb, Tile) else None
+        common = (ta.dtype if ta.dtype == tb.dtype else promote({ta.dtype, tb.dtype})) \
+            if isinstance(ta, Tile) and isinstance(tb, Tile) else None   # (tf32 / fp8 of one dtype: no promotion)
         shapes = _matmul_shapes(ta.shape, tb.shape) if common in MATMUL_ACC else None
         if shapes is None or len(shapes[2]) not in (2, 3):
             raise self.refuse(node, "mma", "ct.matmul of anything but two float tiles of rank 1 to 3 whose batch "
