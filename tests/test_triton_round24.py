@@ -264,3 +264,28 @@ def test_round24_factory_kernels_that_cannot_be_told_apart(tmp_path):
     other = dict(mine[0], closure={"SCALE": 2.0}, grid=[1, 1, 1])
     with pytest.raises(TileportError, match="different closure constexprs"):
         lower_from_launches(mine[0]["kernel"], [mine[0], other])
+
+
+def test_round24_overlapping_windows_refused_at_launch(tmp_path):
+    """`tl.load(x + t[:, None] * S + k[None, :])` over a flat tensor, no mask, K = 4 elements every S: the view's
+    unit dimension takes up to the next larger stride (S), so with S = 2 < K the tile read padding where Triton
+    reads the next window's elements — **silently wrong since round 22's rule** (S = 2 here; round 24's
+    three-level rule met it too). The blocks read along such dimensions are now in the view (`View.blocks`) and a
+    launch whose windows overlap is refused, saying why; S = 4 (no overlap) ports and reads what Triton reads."""
+    from tileport.errors import TileportError
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::unfold_windows")]
+    tiled = [l for l in mine if any(a["name"] == "S" and a.get("value") == 4 for a in l["args"])]
+    low = lower_from_launches(mine[0]["kernel"], tiled)
+    assert low.views["x_ptr"].blocks, low.views["x_ptr"]
+    low.write(tmp_path / "ok" / "lowered.py")
+    (case,) = [c for c in _cases("unfold_windows") if c[2][2] == 4]
+    got = two.run_copies(tmp_path / "ok", MOD.unfold_windows, *case[1:], Ct24)
+    assert np.array_equal(got[1], case[2][0])
+    from tileport.frontends.triton.capture import lowered_launch
+
+    overlapping = [l for l in mine if l not in tiled]
+    low = lower_from_launches(mine[0]["kernel"], overlapping)
+    with pytest.raises(TileportError, match="the windows overlap"):
+        lowered_launch(overlapping[0], low.report(), "lowered.py::unfold_windows")

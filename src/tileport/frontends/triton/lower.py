@@ -7182,4 +7182,10 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     sites = {p: (getattr(n, "lineno", kernel.line), getattr(n, "col_offset", 0) + 1) for p, n in lw.view_sites.items()}
     views = {p: replace(v, unit_reach=tuple(sorted(lw._unit_reach[p]))) if lw._unit_reach.get(p) and
              any(d.stride == "1" and d.extent is None for d in v.dims) else v for p, v in lw.views.items()}
+    # the blocks read along unbounded dimensions of views with two or more (View.blocks: overlapping windows are
+    # refused at launch, where a tile would read padding)
+    views = {p: replace(v, blocks=tuple(sorted({(k, b) for (q, k), uses in lw._unbounded.items() if q == p
+                                                 and k < len(v.dims) and v.dims[k].extent is None
+                                                 for *_, b in uses if b is not None})))
+             if sum(d.extent is None for d in v.dims) >= 2 else v for p, v in views.items()}
     return Lowered(kernel, source, params, views, lw.notes, hints | options, sites)

@@ -39,15 +39,21 @@ class View:
     #: where the lowering could not tell that the row holds them (a runtime row stride): a launch whose unit-stride
     #: extent is shorter is refused (Triton reads the next row there; the tile would lie past the extent)
     unit_reach: tuple[str, ...] = ()
+    #: (dimension, block) of each tile the kernel reads along an unbounded dimension of a view with two or more
+    #: (`x + t[:, None] * S + k[None, :]`, blocks T and K): where a launch gives such a dimension only up to the next
+    #: larger stride (S elements) and a block is wider (K > S: overlapping windows, im2col), Triton reads the next
+    #: window's elements, which a tile of this view cannot — refused at that launch (the tile read padding there)
+    blocks: tuple[tuple[int, str], ...] = ()
 
     def as_json(self) -> dict:
         out = {"param": self.param, "dims": [{"stride": d.stride, "extent": d.extent} for d in self.dims]}
-        return out | ({"unit_reach": list(self.unit_reach)} if self.unit_reach else {})
+        return out | ({"unit_reach": list(self.unit_reach)} if self.unit_reach else {}) | (
+            {"blocks": [list(b) for b in self.blocks]} if self.blocks else {})
 
     @staticmethod
     def from_json(data: dict) -> "View":
         return View(data["param"], tuple(Dim(d["stride"], d["extent"]) for d in data["dims"]),
-                    tuple(data.get("unit_reach", ())))
+                    tuple(data.get("unit_reach", ())), tuple((int(k), str(b)) for k, b in data.get("blocks", ())))
 
 
 def descriptor_dims(param: str, rank: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -154,6 +160,7 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
     inner = _split_extents(view, vstrides, ext, unknown, outer, top, shape, strides)
     pieces = _pieces_under_outer(view, vstrides, ext, unknown, outer, inner, shape, strides, span)
     inner.update(pieces)
+    below_next = set(inner)   # dimensions given only up to the next larger stride (checked against the blocks)
     for k in unknown:
         if k in inner:
             ext[k] = inner[k]
@@ -187,6 +194,7 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
                   and s % vstrides[k] == 0 and (ext[j] is None or ext[j] > 1)]
         if inside:
             ext[k] = min(ext[k], min(inside) // vstrides[k])
+            below_next.add(k)
     if outer is not None:
         k = outer
         used = sum((e - 1) * s for e, s in zip(ext, vstrides) if e is not None and e > 0)
@@ -204,6 +212,13 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
             ext[k] = max(0, (span - 1 - used) // vstrides[k] + 1) if vstrides[k] > 0 and span > 0 else \
                 (1 if span else 0)
     final = tuple(int(e) for e in ext)  # type: ignore[arg-type]
+    for k, block in view.blocks:
+        b = _value(block, values, f"{name}'s block {k}")
+        if k in below_next and k != outer and final[k] < b:
+            raise ViewError(f"{name}: the kernel reads tiles of {b} elements along dimension {k} of its view (stride "
+                            f"{vstrides[k]}, no mask bounding it), but the next larger stride leaves {final[k]} at "
+                            f"this launch (shape {tuple(shape)}, strides {tuple(strides)}): the windows overlap "
+                            "(Triton reads the next window's elements there), which a tile of this view cannot")
     for r in view.unit_reach:
         need = _value(r, values, f"{name}'s reach")
         unit = [k for k, d in enumerate(view.dims) if d.stride == "1" and d.extent is None]
