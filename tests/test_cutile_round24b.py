@@ -218,7 +218,8 @@ def test_a_launch_a_test_expects_cuda_tile_to_refuse(tmp_path):
     NOT RAISE"), the statements after the block never ran (their launches lost) and the rejected kernel was listed
     as launched. Inside a `pytest.raises` / `assertRaises` block the launch now compiles the kernel's front end at
     the launch's signature (cuda.tile's export, on the CPU) and raises cuda.tile's own error, noted as a launch the
-    launch refuses; a kernel that compiles there is recorded as any other."""
+    launch refuses; a kernel that compiles there is recorded as any other. So does a launch in the body of a `try`
+    with `except` clauses (a fallback where the launch raises: it falls back as on the GPU)."""
     pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not installed here")
     from tileport.corpus.capture import Options, run
     from tileport.corpus.cudaemu import TARGETS
@@ -261,13 +262,29 @@ def test_a_launch_a_test_expects_cuda_tile_to_refuse(tmp_path):
                 x = torch.randn(16, device="cuda")
                 with self.assertRaises(Exception):
                     ct.launch(torch.cuda.current_stream(), (1,), rank2, (x, torch.empty_like(x)))
+
+
+        def test_fallback_where_the_launch_raises():
+            @ct.kernel
+            def five(x, y):
+                i = ct.bid(0)
+                ct.store(y, (i,), ct.load(x, (i,), (5,)))
+
+            x = torch.randn(10, device="cuda")
+            try:
+                ct.launch(torch.cuda.current_stream(), (2,), five, (x, torch.empty_like(x)))
+                used = "cutile"
+            except ct.TileError:
+                used = "torch"
+            assert used == "torch"
     '''))
     index = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o", target=TARGETS["h200"],
                         timeout_s=60, say=lambda s: None))
-    assert index["test_files"][0]["outcomes"] == {"passed": 2}, index["test_files"]
+    assert index["test_files"][0]["outcomes"] == {"passed": 3}, index["test_files"]
     assert [(k["kernel"], k["launches"]) for k in index["kernels"]] == [("fine@15", 1)], index["kernels"]
     refused = {k["kernel"]: k.get("refused", "") for k in index["not_launched"]}
-    assert set(refused) == {"odd@10", "rank2@30"}, index["not_launched"]
+    assert set(refused) == {"odd@10", "rank2@30", "five@40"}, index["not_launched"]
     assert "cuda.tile's compile raises TypeCheckingError: Invalid argument \"shape\" of load(): Dimension #0 of " \
            "shape (3,) is not a power of two" in refused["odd@10"], refused
     assert "test_refused.py:20)" in refused["odd@10"], refused
+    assert "test_refused.py:45)" in refused["five@40"], refused   # (the `try` with an `except`: a fallback)

@@ -154,7 +154,9 @@ RAISES_CONTEXTS = frozenset({"raises", "assertRaises", "assertRaisesRegex", "ass
 
 @functools.lru_cache(maxsize=512)
 def _raises_blocks(path: str, mtime: float) -> tuple[tuple[int, int, int], ...]:
-    """(first line, last line, the `with` line) of each block of ``path`` under a RAISES_CONTEXTS context manager."""
+    """(first line, last line, the statement's line) of each block of ``path`` whose errors the host code expects or
+    handles: under a RAISES_CONTEXTS context manager, or the body of a ``try`` with ``except`` clauses (`try:
+    ct.launch(..) except TileError: pytest.skip(..)`, a fallback to torch where a launch raises)."""
     import ast
 
     try:
@@ -163,6 +165,9 @@ def _raises_blocks(path: str, mtime: float) -> tuple[tuple[int, int, int], ...]:
         return ()
     out = []
     for node in ast.walk(tree):
+        if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))) and node.handlers and node.body:
+            out.append((node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno, node.lineno))
+            continue
         if not isinstance(node, (ast.With, ast.AsyncWith)) or not node.body:
             continue
         for item in node.items:
@@ -175,9 +180,9 @@ def _raises_blocks(path: str, mtime: float) -> tuple[tuple[int, int, int], ...]:
 
 
 def expected_raise() -> str | None:
-    """``FILE:LINE`` of the `with pytest.raises(..)` (or unittest's ``self.assertRaises(..)``) block the running host
-    code is inside — a frame of a file outside the installed packages and tileport, at a line of such a block — or
-    None."""
+    """``FILE:LINE`` of the `with pytest.raises(..)` (or unittest's ``self.assertRaises(..)``) block, or the `try`
+    with `except` clauses, the running host code is inside — a frame of a file outside the installed packages and
+    tileport, at a line of such a block — or None."""
     import sys
 
     from ...corpus.cudaemu import installed_code_roots
@@ -199,9 +204,23 @@ def expected_raise() -> str | None:
     return None
 
 
+#: front_end_rejection's answers: (the kernel's function, its name, the signature) → (the function, the error)
+_FRONT_END: dict[tuple[int, str, str], tuple[Any, Exception | None]] = {}
+
+
 def front_end_rejection(kernel: Any, sig: Signature, name: str) -> Exception | None:
     """cuda.tile's own error compiling ``kernel`` at ``sig`` to Tile IR (its front end, on the CPU: what a launch on
-    a GPU compiles first), or None where it compiles (or the compile cannot be run here)."""
+    a GPU compiles first), or None where it compiles (or the compile cannot be run here); once per kernel and
+    signature."""
+    key = (id(kernel._pyfunc), name, sig.text())
+    held = _FRONT_END.get(key)
+    if held is not None and held[0] is kernel._pyfunc:
+        return held[1]
+    _FRONT_END[key] = (kernel._pyfunc, _front_end_rejection(kernel, sig, name))
+    return _FRONT_END[key][1]
+
+
+def _front_end_rejection(kernel: Any, sig: Signature, name: str) -> Exception | None:
     import io
 
     from ...spec import signature as sigmod
@@ -267,8 +286,9 @@ class Recorder:
         name, closure = kernel_name(func)   # a factory's kernel: NAME@LINE, and the values it closes over
         expected = expected_raise()
         if expected is not None:
-            # host code expecting this launch to raise (`with pytest.raises(..)`): on a GPU its compile raises
-            # where cuda.tile rejects the kernel; that compile runs here too, and its error is the launch's
+            # host code expecting this launch to raise (`with pytest.raises(..)`) or handling its errors (`try`):
+            # on a GPU its compile raises where cuda.tile rejects the kernel; that compile runs here too, and its
+            # error is the launch's
             exc = front_end_rejection(kernel, sig, name)
             if exc is not None:
                 first = (str(exc).strip().splitlines() or [""])[0]
