@@ -288,3 +288,51 @@ def test_a_launch_a_test_expects_cuda_tile_to_refuse(tmp_path):
            "shape (3,) is not a power of two" in refused["odd@10"], refused
     assert "test_refused.py:20)" in refused["odd@10"], refused
     assert "test_refused.py:45)" in refused["five@40"], refused   # (the `try` with an `except`: a fallback)
+
+
+def test_a_backend_parameter_naming_no_kernel_backend_runs_every_value(tmp_path):
+    """`@pytest.mark.parametrize("backend", ["cupy_arr", "torch_arr"])` — the host library a test allocates with
+    (round 24b's s06 first version): a parameter named `backend` (or `framework`) ran only for `--backend` (cutile), so
+    both tests were deselected and their launches lost. A parametrization that offers no kernel backend (neither
+    --backend's nor cutile / triton / torch) chooses none: each of its tests runs; one offering cutile beside torch
+    still runs cutile's alone."""
+    pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not installed here")
+    from tileport.corpus.capture import Options, run
+    from tileport.corpus.cudaemu import TARGETS
+
+    root = tmp_path / "proj"
+    (root / "tests").mkdir(parents=True)
+    (root / "tests" / "test_hosts.py").write_text(textwrap.dedent('''\
+        import cupy as cp
+        import pytest
+        import torch
+        import cuda.tile as ct
+
+
+        @ct.kernel
+        def twice(x, y, B: ct.Constant[int]):
+            i = ct.bid(0)
+            ct.store(y, (i,), ct.load(x, (i,), (B,)) * 2.0)
+
+
+        @pytest.mark.parametrize("backend", ["cupy_arr", "torch_arr"])
+        def test_hosts(backend):
+            if backend == "cupy_arr":
+                x = cp.ones(256, dtype=cp.float32)
+                ct.launch(cp.cuda.get_current_stream(), (2,), twice, (x, cp.empty_like(x), 128))
+            else:
+                x = torch.ones(128, device="cuda")
+                ct.launch(torch.cuda.current_stream(), (1,), twice, (x, torch.empty_like(x), 128))
+
+
+        @pytest.mark.parametrize("backend", ["cutile", "torch"])
+        def test_kernel_backends(backend):
+            x = torch.ones(512, device="cuda")
+            if backend == "cutile":
+                ct.launch(torch.cuda.current_stream(), (4,), twice, (x, torch.empty_like(x), 128))
+    '''))
+    index = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o", target=TARGETS["h200"],
+                        timeout_s=60, say=lambda s: None))
+    tf = index["test_files"][0]
+    assert tf["outcomes"] == {"passed": 3}, tf
+    assert [(k["kernel"], k["launches"]) for k in index["kernels"]] == [("twice", 3)], index["kernels"]

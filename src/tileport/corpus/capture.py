@@ -248,8 +248,9 @@ def _plugin(session: Session, result: _FileResult) -> Any:
     class Plugin:
         def pytest_collection_modifyitems(self, session: Any, config: Any, items: list) -> None:  # noqa: ARG002
             keep, dropped = [], []
+            offered = _backend_values(items, s.opts)
             for item in items:
-                why = _deselect_reason(item, s.opts)
+                why = _deselect_reason(item, s.opts, offered)
                 if why is None:
                     keep.append(item)
                 else:
@@ -321,11 +322,36 @@ def _time_limit(limit: float):
             signal.signal(signal.SIGALRM, old)
 
 
-def _deselect_reason(item: Any, opts: Options) -> str | None:
+#: kernel backends (and the reference a test compares with) a test may be parametrized over besides --backend's: a
+#: parametrization offering one of these or one of --backend's chooses among kernel backends
+KERNEL_BACKENDS = ("cutile", "triton", "torch", "pytorch")
+
+
+def _test_function(item: Any) -> tuple:
+    return (str(getattr(item, "fspath", "")), getattr(getattr(item, "cls", None), "__qualname__", None),
+            getattr(item, "originalname", item.name))
+
+
+def _backend_values(items: list, opts: Options) -> dict[tuple, set]:
+    """(test function, backend parameter) → the values its parametrization gives that parameter."""
+    out: dict[tuple, set] = {}
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {}) or {}
+        for p in opts.backend_params:
+            if isinstance(params.get(p), str):
+                out.setdefault((*_test_function(item), p), set()).add(params[p])
+    return out
+
+
+def _deselect_reason(item: Any, opts: Options, offered: dict[tuple, set] | None = None) -> str | None:
     params = getattr(getattr(item, "callspec", None), "params", {}) or {}
+    chosen = opts.only_backend.split(",")   # ("cutile,triton": either)
     for p in opts.backend_params:
         v = params.get(p)
-        if isinstance(v, str) and v not in opts.only_backend.split(","):   # ("cutile,triton": either)
+        values = (offered or {}).get((*_test_function(item), p), {v})
+        if isinstance(v, str) and v not in chosen and values & {*chosen, *KERNEL_BACKENDS}:
+            # (a parameter named so whose values name no kernel backend — `backend` in ("cupy", "torch"), the
+            # host library a test allocates with — chooses none: each of its tests runs)
             return f"{p}={v}"
     if not opts.include_perf and getattr(item, "originalname", item.name).startswith("test_perf"):
         return "test_perf (benchmark)"
