@@ -289,3 +289,27 @@ def test_round24_overlapping_windows_refused_at_launch(tmp_path):
     low = lower_from_launches(mine[0]["kernel"], overlapping)
     with pytest.raises(TileportError, match="the windows overlap"):
         lowered_launch(overlapping[0], low.report(), "lowered.py::unfold_windows")
+
+
+def test_round24_window_tile_straddling_refused_at_launch(tmp_path):
+    """`x + t[:, None] * S + (pid * B + tl.arange(0, B))[None, :]`, no mask, over a flat tensor: with S = 6, B = 4
+    program 1's tile spans columns 4..7 of 6-element windows — Triton reads the next window's first elements there,
+    the tile read padding, silently (before this check). Tiles at varying indices are in `View.blocks` as "every
+    B" and a launch whose window is no whole number of them is refused; S = 8 ports and reads what Triton reads."""
+    from tileport.errors import TileportError
+    from tileport.frontends.triton.capture import lowered_launch
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::window_tiles")]
+    whole = [l for l in mine if any(a["name"] == "S" and a.get("value") == 8 for a in l["args"])]
+    low = lower_from_launches(mine[0]["kernel"], whole)
+    assert (1, "every B") in low.views["x_ptr"].blocks, low.views["x_ptr"]
+    low.write(tmp_path / "ok" / "lowered.py")
+    (case,) = [c for c in _cases("window_tiles") if c[2][2] == 8]
+    x = case[2][0].reshape(8, 8)
+    got = two.run_copies(tmp_path / "ok", MOD.window_tiles, *case[1:], Ct24)
+    assert np.array_equal(got[1].reshape(8, 8), x)
+    straddling = [l for l in mine if l not in whole]
+    low = lower_from_launches(mine[0]["kernel"], straddling)
+    with pytest.raises(TileportError, match="a tile straddles a window's end"):
+        lowered_launch(straddling[0], low.report(), "lowered.py::window_tiles")

@@ -888,6 +888,8 @@ class _Lowerer:
         #: (param, dim) → (launches reaching it, its arms, its block when at tile index 0) of each access no mask
         #: bounds along that dimension; and the launches reaching the accesses that bound it
         self._unbounded: dict[tuple[str, int], list[tuple[frozenset, tuple, str | None]]] = {}
+        #: blocks of tiles read along an unbounded view dimension at a tile index that is not 0 (View.blocks)
+        self._moving_blocks: dict[tuple[str, int], set[str]] = {}
         self._extent_launches: dict[tuple[str, int], frozenset] = {}
         self._extent_arms: dict[tuple[str, int], tuple[tuple[str, bool], ...]] = {}
         #: index vectors a loop or runtime `if` re-assigns, carried as their block index (name → the lowered
@@ -6213,6 +6215,8 @@ class _Lowerer:
             if d.extent is None:
                 self._unbounded.setdefault((ptr.param, k), []).append(
                     (frozenset(self._launch_ids), tuple(self._arm_stack), shape[k] if index[k] == "0" else None))
+                if index[k] != "0":
+                    self._moving_blocks.setdefault((ptr.param, k), set()).add(shape[k])
         axes = {t.index.axis: t.index.size for t in runs}  # type: ignore[union-attr]
         if self.last_perm is not None:
             self.notes.append(f"line {getattr(node, 'lineno', 0)}: {ptr.param} read in another axis order than its "
@@ -7186,6 +7190,8 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     # refused at launch, where a tile would read padding)
     views = {p: replace(v, blocks=tuple(sorted({(k, b) for (q, k), uses in lw._unbounded.items() if q == p
                                                  and k < len(v.dims) and v.dims[k].extent is None
-                                                 for *_, b in uses if b is not None})))
+                                                 for *_, b in uses if b is not None} | {
+        (k, f"every {b}") for (q, k), bs in lw._moving_blocks.items() if q == p and k < len(v.dims)
+        and v.dims[k].extent is None for b in bs})))
              if sum(d.extent is None for d in v.dims) >= 2 else v for p, v in views.items()}
     return Lowered(kernel, source, params, views, lw.notes, hints | options, sites)

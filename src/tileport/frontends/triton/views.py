@@ -42,7 +42,8 @@ class View:
     #: (dimension, block) of each tile the kernel reads along an unbounded dimension of a view with two or more
     #: (`x + t[:, None] * S + k[None, :]`, blocks T and K): where a launch gives such a dimension only up to the next
     #: larger stride (S elements) and a block is wider (K > S: overlapping windows, im2col), Triton reads the next
-    #: window's elements, which a tile of this view cannot — refused at that launch (the tile read padding there)
+    #: window's elements, which a tile of this view cannot — refused at that launch (the tile read padding there);
+    #: "every B": tiles at other indices than 0, whose block must divide such a dimension (none straddles its end)
     blocks: tuple[tuple[int, str], ...] = ()
 
     def as_json(self) -> dict:
@@ -213,7 +214,16 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
                 (1 if span else 0)
     final = tuple(int(e) for e in ext)  # type: ignore[arg-type]
     for k, block in view.blocks:
-        b = _value(block, values, f"{name}'s block {k}")
+        moving = block.startswith("every ")
+        b = _value(block[len("every "):] if moving else block, values, f"{name}'s block {k}")
+        if moving and k in below_next and k != outer and b > 0 and final[k] % b:
+            # tiles at other indices than 0 (`pid * B + tl.arange(0, B)`): one straddles the window's end, where
+            # Triton reads the next window's first elements and the tile padding
+            raise ViewError(f"{name}: the kernel reads tiles of {b} elements at varying indices along dimension {k} "
+                            f"of its view (stride {vstrides[k]}, no mask bounding it), but the next larger stride "
+                            f"leaves {final[k]} at this launch (shape {tuple(shape)}, strides {tuple(strides)}), no "
+                            "whole number of them: a tile straddles a window's end (Triton reads the next window's "
+                            "elements there), which a tile of this view cannot")
         if k in below_next and k != outer and final[k] < b:
             raise ViewError(f"{name}: the kernel reads tiles of {b} elements along dimension {k} of its view (stride "
                             f"{vstrides[k]}, no mask bounding it), but the next larger stride leaves {final[k]} at "
