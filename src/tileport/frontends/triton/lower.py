@@ -3919,6 +3919,18 @@ class _Lowerer:
         one = self._named(Tile(f"1.0 - ct.exp2({r}, flush_to_zero=True)", x.shape, F32), "erf_one").text
         return Tile(f"ct.where({big}, ct.where({x.text} < 0.0, -{one}, {one}), {r})", x.shape, F32)
 
+    def _libdevice_operands(self, node: ast.Call, fn: str, literals: bool, why: str) -> tuple[list, list, tuple]:
+        """A libdevice call's operands as tiles (an int32 literal beside a tile, where ``literals``: an int32 tile of
+        it, as Triton's int32 literal; libdevice's operands are one dtype), their dtypes and the shape they
+        broadcast to; a scalar operand otherwise refused (``why``)."""
+        vals = [self._value(self.ev(a), node) for a in node.args]
+        tiles = [self.materialize(v, node) for v in vals if not isinstance(v, Scalar)]
+        if not tiles or any(isinstance(v, Scalar) and not (literals and _i32_literal(v.text)) for v in vals):
+            raise self.fail(node, f"{self._spelled(node, fn)} of a scalar: {why}")
+        like = tiles[0]
+        xs = [Tile(f"ct.full({_tup(like.shape)}, {v.text}, dtype=ct.int32)", like.shape, "ct.int32")
+              if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
+        return xs, [self.known_dtype(x) for x in xs], _broadcast_all(x.shape for x in xs)
     def libdevice_more(self, node: ast.Call, fn: str) -> Tile:
         """libdevice's ``saturatef``, ``fdim``, ``float_as_int`` / ``int_as_float`` / ``float_as_uint`` /
         ``uint_as_float``, ``mulhi``, ``hadd`` / ``rhadd``, ``mul24`` and ``ffs``, as libdevice.10.bc defines them
@@ -3942,17 +3954,8 @@ class _Lowerer:
                 return Tile(f"ct.where({x} >= 1.1754943508222875e-38, ct.minimum({x}, 1.0), 0.0)", shape, F32)
             a, b = (self._named(t, n).text for t, n in zip(xs, ("fdim_a", "fdim_b")))
             return Tile(f"ct.where({a} <= {b}, 0.0, {a} - {b})", shape, F32)
-        vals = [self._value(self.ev(a), node) for a in node.args]
-        tiles = [self.materialize(v, node) for v in vals if not isinstance(v, Scalar)]
-        if not tiles or any(isinstance(v, Scalar) and not _i32_literal(v.text) for v in vals):
-            raise self.fail(node, f"{self._spelled(node, fn)} of a scalar: lowered for tiles, and an int32 literal "
-                                  "beside one (`mulhi(x, 12345)`)")
-        like = tiles[0]
-        # a literal beside a tile: an int32 tile of it (Triton's int32 literal; libdevice's operands are one dtype)
-        xs = [Tile(f"ct.full({_tup(like.shape)}, {v.text}, dtype=ct.int32)", like.shape, "ct.int32")
-              if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
-        dts = [self.known_dtype(x) for x in xs]
-        shape = _broadcast_all(x.shape for x in xs)
+        xs, dts, shape = self._libdevice_operands(node, fn, True, "lowered for tiles, and an int32 literal beside "
+                                                                 "one (`mulhi(x, 12345)`)")
         casts = {"float_as_int": (F32, "ct.int32"), "float_as_uint": (F32, "ct.uint32"),
                  "int_as_float": ("ct.int32", F32), "uint_as_float": ("ct.uint32", F32)}
         if fn in casts:
@@ -3994,18 +3997,9 @@ class _Lowerer:
         flush a subnormal result to zero (cvt.rn.ftz.f32.f64 under Triton); ``rcp_rn(x)`` .. ``rcp_ru`` the quotient ``1 / x`` rounded
         so (``__nv_frcp_rn`` is rcp.rn.ftz.f32 under Triton: f32 flushes subnormals). Exact; each takes the dtypes
         libdevice declares it for (Triton's extern_elementwise refuses others), refused otherwise."""
-        vals = [self._value(self.ev(a), node) for a in node.args]
-        tiles = [self.materialize(v, node) for v in vals if not isinstance(v, Scalar)]
-        if not tiles or any(isinstance(v, Scalar) and not (fn in ("sad", "hiloint2double") and _i32_literal(v.text))
-                            for v in vals):
-            raise self.fail(node, f"{self._spelled(node, fn)} of a scalar: lowered for tiles (and an int32 literal "
-                                  "beside one: `hiloint2double(hi, 0)`)")
-        like = tiles[0]
-        # an int32 literal beside a tile: an int32 tile of it (Triton's int32 literal)
-        xs = [Tile(f"ct.full({_tup(like.shape)}, {v.text}, dtype=ct.int32)", like.shape, "ct.int32")
-              if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
-        dts = [self.known_dtype(x) for x in xs]
-        shape = _broadcast_all(x.shape for x in xs)
+        xs, dts, shape = self._libdevice_operands(node, fn, fn in ("sad", "hiloint2double"),
+                                                  "lowered for tiles (and an int32 literal beside one: "
+                                                  "`hiloint2double(hi, 0)`)")
         want = {"double2hiint": ("ct.float64",), "double2loint": ("ct.float64",),
                 "hiloint2double": ("ct.int32", "ct.int32"), "double_as_longlong": ("ct.float64",),
                 "longlong_as_double": ("ct.int64",), "sad": (("ct.int32", "ct.uint32"),) * 2 + ("ct.uint32",)}
