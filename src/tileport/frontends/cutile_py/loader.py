@@ -844,5 +844,9 @@ def load_kernel(ref: str, closure: dict | None = None) -> LoadedKernel:
         if nested:   # made by a factory at run time: named by its def line, as a capture names it
             what = (f"is defined inside a function (a factory) at line {', '.join(map(str, nested))}: name it "
                     f"{name}@LINE by its def line, as `tileport capture` lists it, with --capture FILE")
+        if skipped and obj is None:   # (its import failed: the statements gone past may be why it is not there)
+            where, _, error = skipped[0].partition(": ")
+            raise KernelLoadError(f"{path}: importing it failed: {error} ({where}; {name!r} is not defined past it; "
+                                  f"kernels in this file: {', '.join(kernels) or 'none'})")
         raise KernelLoadError(f"{path}: {name!r} {what}; kernels in this file: {', '.join(kernels) or 'none'}")
     return LoadedKernel(path.resolve(), name, obj, absent, emulated, skipped=skipped)
