@@ -178,15 +178,21 @@ def test_round24_bitonic_merge(lowered):
 def test_round24_libdevice_refused_with_reason(tmp_path, call, why):
     """libdevice functions with no exact cuTile form are refused at their file:line:col with the reason (they were
     "is not lowered (supported: ..)", a list of names)."""
+    _refused_when(tmp_path, "ld_sad_rcp", "tl.store(r_ptr + offs, libdevice.rcp_rn(x), mask=m)",
+                  f"i = a\n    tl.store(r_ptr + offs, {call}, mask=m)", why)
+
+
+def _refused_when(tmp_path, kernel: str, old: str, new: str, why: str) -> None:
+    """The fixture's ``kernel`` with ``old`` written ``new`` is refused at its file:line:col for ``why``, lowered
+    at the fixture's own launches of it."""
     from tileport.frontends.triton.lower import LoweringError
     from tileport.pipeline.triton import lower_from_launches
 
-    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::ld_sad_rcp")]
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith(f"::{kernel}")]
     fx = tmp_path / "k.py"
-    fx.write_text(FIXTURE.read_text().replace("tl.store(r_ptr + offs, libdevice.rcp_rn(x), mask=m)",
-                                              f"i = a\n    tl.store(r_ptr + offs, {call}, mask=m)"))
+    fx.write_text(FIXTURE.read_text().replace(old, new))
     with pytest.raises(LoweringError, match=rf"k.py:\d+:\d+: .*{why}"):
-        lower_from_launches(f"{fx}::ld_sad_rcp", mine)
+        lower_from_launches(f"{fx}::{kernel}", mine)
 
 
 def test_round24_clamp_of_integers_is_tritons_error(tmp_path):
@@ -225,15 +231,8 @@ def test_round24_members_triton_refuses(tmp_path, member, why):
     """`x.sort(..)` (Triton 3.6's tensor.sort fails to compile: "cannot convert None of type <class 'NoneType'> to
     tensor", read with triton.compile for sm_90) and `x.topk(k)` (no such member) are refused with that reason;
     both were lowered as tl.sort / tl.topk, porting what Triton refuses."""
-    from tileport.frontends.triton.lower import LoweringError
-    from tileport.pipeline.triton import lower_from_launches
-
-    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::merge_bitonic")]
-    fx = tmp_path / "k.py"
-    fx.write_text(FIXTURE.read_text().replace("tl.bitonic_merge(tl.load(x_ptr + r * N + o), descending=DESC)",
-                                              f"tl.load(x_ptr + r * N + o).{member.split('.', 1)[1]}"))
-    with pytest.raises(LoweringError, match=rf"k.py:\d+:\d+: .*{why}"):
-        lower_from_launches(f"{fx}::merge_bitonic", mine)
+    _refused_when(tmp_path, "merge_bitonic", "tl.bitonic_merge(tl.load(x_ptr + r * N + o), descending=DESC)",
+                  f"tl.load(x_ptr + r * N + o).{member.split('.', 1)[1]}", why)
 
 
 def test_round24_factory_kernel(lowered):
