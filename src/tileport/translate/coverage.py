@@ -498,7 +498,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "cutile 0.3.1's `reduce(x, dim, identity, |a, b| ..)` / `scan(..)` compile the closure, but build the op "
               "along dimension 0 with identity 0 whatever the arguments say (as its scans): not the op cuTile "
               "Python emits", P, None, "refused with that reason; docs/corpus.md (limits). `ct.sum/max/min/prod` "
-              "and `ct.cumsum` along axis 0 are ported (rows reduce, scan)"),
+              "and `ct.cumsum` along axis 0 are ported (rows reduce, scan), and so is a combine that is one of "
+              "them at its own identity (`ct.reduce(t, 1, lambda a, b: a + b, 0.0)`, `ct.maximum` at -inf, "
+              "`operator.add`; its arguments in order): cuTile Python emits the built-in op's Tile IR for it"),
     Construct("tile-attributes", "`t.shape[k]`, `t.shape`, `t.ndim`, `t.dtype` of a tile (`ct.zeros(t.shape, "
               "dtype=t.dtype)`, `1.0 / t.shape[1]`); `x.ndim` of an array",
               "the extent as the const generic or literal it is (a tile's shape is static in cuTile Python), the "

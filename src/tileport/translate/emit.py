@@ -3529,6 +3529,8 @@ class Emitter:
             if op == "static_eval":   # (the ones of constants were folded before emission: translate/static_eval)
                 raise self.refuse(node, "static-eval", f"`{self.text(node)}`: not computable from literals, module "
                                                        "constants and the kernel's constants")
+            if op in ("reduce", "scan") and (builtin := self.builtin_combine(node, op)) is not None:
+                return self.expr(builtin, want_name)
             if op in ("reduce", "scan"):
                 raise self.refuse(node, "reduce-custom", f"ct.{op} with a combine function: cutile 0.3.1's "
                                   f"`{op}(x, dim, identity, |a, b| ..)` builds the op along dimension 0 with identity "
@@ -4198,6 +4200,40 @@ class Emitter:
             ints, _ = self.typed(f"iota(shape![{n}])", Tile("i32", (n,)), None, f"iota_{n.lower()}")
             return self.typed(f"convert_tile({ints})", ty, want_name, f"arange_{n.lower()}")
         return self.typed(f"iota(shape![{n}])", ty, want_name, f"arange_{n.lower()}")
+
+    def builtin_combine(self, node: ast.Call, op: str) -> ast.Call | None:
+        """``ct.reduce(x, axis, func, identity)`` / ``ct.scan(..)`` of one tile whose combine is a sum, product,
+        maximum or minimum of its two arguments (`lambda a, b: a + b`, `ct.maximum`, `operator.add`) at that op's
+        own identity: the built-in reduction or scan it is (`ct.sum(x, axis)`, `ct.cumsum(x, axis)`), whose Tile IR
+        cuTile Python emits for it alike; None for any other combine or identity."""
+        kw = {k.arg: k.value for k in node.keywords}
+        names = ("x", "axis", "func", "identity")
+        args = dict(zip(names, node.args)) | {k: v for k, v in kw.items() if k in names}
+        if set(args) != set(names) or isinstance(args["x"], ast.Tuple) or set(kw) - set(names) - {"keepdims",
+                                                                                                 "reverse"}:
+            return None
+        kind = _combine_kind(args["func"], self.ct)
+        found, identity = self.const_value(args["identity"])
+        if kind is None or not found or isinstance(identity, bool) or not isinstance(identity, (int, float)):
+            return None
+        _, ty = self.expr(args["x"])
+        if not isinstance(ty, Tile):
+            return None
+        bits = _int_bits(ty.dtype)
+        low, high = ((-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if ty.dtype.startswith("i") else (0, 2 ** bits - 1)) \
+            if bits else (float("-inf"), float("inf"))
+        if identity != {"add": 0, "mul": 1, "maximum": low, "minimum": high}[kind]:
+            return None
+        builtin = {"reduce": {"add": "sum", "mul": "prod", "maximum": "max", "minimum": "min"},
+                   "scan": {"add": "cumsum", "mul": "cumprod"}}[op].get(kind)
+        if builtin is None:
+            return None
+        extra = [ast.keyword(k, v) for k, v in kw.items() if k in ("keepdims", "reverse")]
+        fn = ast.Attribute(ast.Name(next(iter(self.aliases)), ast.Load()), builtin, ast.Load())
+        call = ast.Call(fn, [args["x"], args["axis"]], extra)
+        for n in (call, fn, fn.value):
+            ast.copy_location(n, node)
+        return call
 
     def as_array_dtype(self, vcode: str, vty: object, ty: Tile, arr: str, node: ast.AST, what: str,
                        row: str) -> tuple[str, object]:
@@ -6950,6 +6986,33 @@ def _float_constant(value: float, dtype: str, dims: str) -> str:
 #: named constants cutile 0.3.1 writes wrongly (irdiff found: bf16 NEG_INFINITY comes out as 0xFFF0, a NaN, where
 #: cuTile Python writes 0xFF80, and ONE as 1.875; docs/toolchain.md has the repro)
 BROKEN_NAMED = {("bf16", "NEG_INFINITY"), ("bf16", "INFINITY"), ("bf16", "ONE")}
+
+
+#: a combine function's op by how it is spelled: Python's operator, cuda.tile's function, operator's function
+_COMBINE_OPS = {ast.Add: "add", ast.Mult: "mul", "add": "add", "mul": "mul", "maximum": "maximum",
+                "minimum": "minimum"}
+
+
+def _combine_kind(func: ast.AST, ct_name: Callable[[ast.AST], str | None]) -> str | None:
+    """Which of add / mul / maximum / minimum ``func`` is — `lambda a, b: a + b`, `lambda a, b: ct.maximum(a, b)`,
+    `ct.maximum`, `operator.add` — or None. Its arguments in their order only: cuTile Python's reduction body
+    computes `b + a` as written, which is not the built-in one's."""
+    if isinstance(func, ast.Lambda) and len(func.args.args) == 2 and not func.args.defaults:
+        params = [p.arg for p in func.args.args]
+        body = func.body
+        if isinstance(body, ast.BinOp) and [_name_of(body.left), _name_of(body.right)] == params:
+            return _COMBINE_OPS.get(type(body.op))
+        if isinstance(body, ast.Call) and not body.keywords and [_name_of(x) for x in body.args] == params:
+            return _COMBINE_OPS.get(ct_name(body.func) or "")
+        return None
+    op = getattr(func, "tileport_operator", None)
+    if op is not None:
+        return _COMBINE_OPS.get(op)
+    return _COMBINE_OPS.get(ct_name(func) or "")
+
+
+def _name_of(node: ast.AST) -> str | None:
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _matmul_shapes(x: tuple[str, ...], y: tuple[str, ...]) -> \
