@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..astwalk import statement_blocks, walk_nodes
+from ..frontends.arrays import is_numpy_scalar
 
 #: Tile methods that are the module function of the same name applied to the tile (``t.reshape(s)`` is
 #: ``ct.reshape(t, s)``), from ``cuda.tile.Tile``'s public methods.
@@ -395,7 +396,7 @@ def static_node(value: Any, like: ast.AST) -> ast.expr | None:
                                                     ast.Load()), like))   # (`operator.add`, `add` imported)
         out.tileport_operator = PYTHON_OPERATORS[value]
         return out
-    if type(value).__module__ == "numpy" and getattr(value, "shape", None) == () and hasattr(value, "item"):
+    if is_numpy_scalar(value):
         return _numpy_scalar_node(value, like)
     if isinstance(value, bool) or (isinstance(value, (int, float)) and not isinstance(value, enum.Enum)):
         return _mark(ast.copy_location(ast.Constant(value), like))

@@ -27,6 +27,7 @@ from typing import Any
 
 from ...astwalk import walk_nodes
 from ...errors import TileportError
+from ..arrays import is_numpy_scalar
 
 
 class KernelLoadError(TileportError):
@@ -165,8 +166,7 @@ def _closure_value(v: Any, func: Any, module: Any, depth: int) -> Any:
         cls = type(v)
         where = {} if cls.__module__ == func.__module__ else {"module": cls.__module__}
         return {"enum": cls.__qualname__, "member": v.name, **where}
-    if type(v).__module__ == "numpy" and getattr(v, "shape", None) == () and hasattr(v, "item") and \
-            isinstance(v.item(), (bool, int, float)):
+    if is_numpy_scalar(v) and isinstance(v.item(), (bool, int, float)):
         # a numpy scalar (`make(np.float32(0.5))`): cuTile Python types it by its dtype, unlike the Python number
         # (np.float64 is a Python float too, but an f64 constant there)
         return {"numpy": str(v.dtype), "value": v.item()}
@@ -258,10 +258,10 @@ def closure_values(func: Any) -> dict | None:
     """The values a kernel made inside a function closes over, each as the capture records it: a bool, int, float,
     str or None as itself; an enum member ``{"enum": CLASS, "member": NAME}`` (``"module"`` when its class is
     another module's); a dtype (cuda.tile's or torch's) ``{"dtype": NAME}``; a module-level object of the kernel's
-    module (a helper, a table) ``{"global": NAME}`` (an item of a module-level dict, list or tuple ``{"global": NAME, "item": [KEY]}``); a tuple ``{"tuple": [..]}`` of such values; a numpy scalar
-    ``{"numpy": DTYPE, "value": V}`` (cuTile Python types it by its dtype); a function the factory made in the
-    kernel's file (a ``@ct.function`` helper) ``{"function": NAME, "line": DEF_LINE,
-    "tile_function": BOOL, "closure": {..}}``; a function or class another module defines (`operator.add` picked
+    module (a helper, a table) ``{"global": NAME}`` (an item of a module-level dict, list or tuple ``{"global":
+    NAME, "item": [KEY]}``); a tuple ``{"tuple": [..]}`` of such values; a numpy scalar ``{"numpy": DTYPE, "value":
+    V}`` (cuTile Python types it by its dtype); a function the factory made in the kernel's file (a ``@ct.function``
+    helper) ``{"function": NAME, "line": DEF_LINE, "tile_function": BOOL, "closure": {..}}``; a function or class another module defines (`operator.add` picked
     from a table) ``{"qualified": "MODULE:QUALNAME"}``; anything else ``{"unknown": TYPE}`` (its kernel cannot be
     rebuilt from the capture). None when it closes over nothing."""
     return _closure_values(func, sys.modules.get(func.__module__), 0)
