@@ -4216,10 +4216,10 @@ class Emitter:
         found, identity = self.const_value(args["identity"])
         if kind is None or not found or isinstance(identity, bool) or not isinstance(identity, (int, float)):
             return None
-        _, ty = self.expr(args["x"])
-        if not isinstance(ty, Tile):
-            return None
-        bits = _int_bits(ty.dtype)
+        # (the tile's dtype where the name holds it: an integer's extremes are its max / min identities; not
+        # translated here, where its ops would be written twice)
+        ty = self.env[args["x"].id][1] if isinstance(args["x"], ast.Name) and args["x"].id in self.env else None
+        bits = _int_bits(ty.dtype) if isinstance(ty, Tile) else None
         low, high = ((-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if ty.dtype.startswith("i") else (0, 2 ** bits - 1)) \
             if bits else (float("-inf"), float("inf"))
         if identity != {"add": 0, "mul": 1, "maximum": low, "minimum": high}[kind]:
