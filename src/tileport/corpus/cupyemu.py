@@ -459,11 +459,8 @@ def build(target: Any, compare_pass: bool = True) -> tuple[Any, Any]:
     def get_array_module(*args: Any) -> Any:
         return cupy if any(isinstance(a, ndarray) for a in args) else np
 
-    def answer(real: Any) -> Any:
-        @functools.wraps(real)
-        def close(*args: Any, **kwargs: Any) -> Any:
-            return True if real.__name__ in COMPARISONS else None
-        return close if compare_pass else real
+    def answer(real: Any) -> Any:   # (cupy's own comparisons: every argument is a stand-in array's)
+        return _answering(real, True if real.__name__ in COMPARISONS else None) if compare_pass else real
 
     testing = _Module("cupy.testing", np.testing)
     for name in ASSERTIONS:
@@ -524,16 +521,20 @@ def _numpy_answers(cupy: Any) -> list[tuple[Any, str, Any]]:
     np = _np()
     device = (cupy.ndarray, cupy._readback)
 
-    def answer(real: Any, value: Any) -> Any:
-        @functools.wraps(real)
-        def compare(*args: Any, **kwargs: Any) -> Any:
-            if any(isinstance(a, device) for a in (*args, *kwargs.values())):
-                return value
-            return real(*args, **kwargs)
-        return compare
+    def of_device(args: tuple, kwargs: dict) -> bool:
+        return any(isinstance(a, device) for a in (*args, *kwargs.values()))
 
-    return [(np.testing, name, answer(getattr(np.testing, name), None)) for name in ASSERTIONS] + \
-        [(np, name, answer(getattr(np, name), True)) for name in COMPARISONS]
+    return [(np.testing, name, _answering(getattr(np.testing, name), None, of_device)) for name in ASSERTIONS] + \
+        [(np, name, _answering(getattr(np, name), True, of_device)) for name in COMPARISONS]
+
+
+def _answering(real: Any, value: Any, when: Any = None) -> Any:
+    """``real`` (a comparison), answering ``value`` ("close") where ``when(args, kwargs)`` holds (always without
+    it), comparing as ``real`` does elsewhere."""
+    @functools.wraps(real)
+    def compare(*args: Any, **kwargs: Any) -> Any:
+        return value if when is None or when(args, kwargs) else real(*args, **kwargs)
+    return compare
 
 
 def _submodules(cupy: Any, cupyx: Any) -> dict[str, Any]:
