@@ -161,6 +161,20 @@ TRITON_COPY_KERNEL = '''\
 '''
 
 
+class UntaintedEmulation:
+    """An emulation stand-in for a TritonRunner whose inputs no un-run kernel wrote."""
+
+    def _tainted(self, t) -> bool:
+        return False
+
+
+def triton_copy_kernel(tmp_path: Path):
+    """TRITON_COPY_KERNEL written as a host program (host_program) and run: its ``copy_kernel``."""
+    import runpy
+
+    return runpy.run_path(str(host_program(tmp_path, TRITON_COPY_KERNEL)))["copy_kernel"]
+
+
 def host_program(tmp_path: Path, text: str) -> Path:
     """``text`` (dedented) written as ``tmp_path/host/prog.py``, a host program a capture test runs."""
     host = tmp_path / "host"

@@ -16,7 +16,7 @@ torch = pytest.importorskip("torch", reason="tileport corpus capture drives torc
 from tileport.corpus.capture import Options, _classify, run, summary_lines  # noqa: E402
 from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
 
-from conftest import TRITON_COPY_KERNEL, host_program  # noqa: E402
+from conftest import UntaintedEmulation, host_program, triton_copy_kernel  # noqa: E402
 from tileport.errors import InputError  # noqa: E402
 
 
@@ -303,14 +303,8 @@ def test_triton_runner_leaves_benchmark_shapes_and_grids_alone(tmp_path: Path):
     pytest.importorskip("triton")
     from tileport.corpus.tritonrun import TritonRunner
 
-    f = host_program(tmp_path, TRITON_COPY_KERNEL)
-    kernel = runpy.run_path(str(f))["copy_kernel"]
-
-    class Emu:
-        def _tainted(self, t):
-            return False
-
-    runner = TritonRunner(Emu(), max_bytes=1 << 20, max_programs=64)
+    kernel = triton_copy_kernel(tmp_path)
+    runner = TritonRunner(UntaintedEmulation(), max_bytes=1 << 20, max_programs=64)
     x = torch.randn(1 << 18)
     assert not runner(kernel, (256,), (x, torch.empty_like(x), x.numel()), {"BLOCK": 1024})
     small = torch.randn(4096)
@@ -328,7 +322,7 @@ def test_triton_runner_leaves_benchmark_shapes_and_grids_alone(tmp_path: Path):
         "prog.py::copy_kernel: not run in Triton's interpreter (a grid of over 64 programs) (1x)",
         "prog.py::copy_kernel: not run in Triton's interpreter (its tensors hold over 1 MiB) (1x)"]
     # a launch on course to pass its time limit is stopped after its first programs, not at the limit
-    slow = TritonRunner(Emu(), per_launch_s=0.3, max_programs=1 << 20)
+    slow = TritonRunner(UntaintedEmulation(), per_launch_s=0.3, max_programs=1 << 20)
     big = torch.randn(1 << 16)
     import time
 

@@ -17,7 +17,7 @@ torch = pytest.importorskip("torch", reason="tileport corpus capture drives torc
 from tileport.corpus.capture import Options, _classify, run, test_files  # noqa: E402
 from tileport.corpus.cudaemu import TARGETS, emulate  # noqa: E402
 
-from conftest import TRITON_COPY_KERNEL, host_program  # noqa: E402
+from conftest import UntaintedEmulation, host_program, triton_copy_kernel  # noqa: E402
 
 
 def test_memory_statistics_count_the_emulated_cuda_allocations(tmp_path: Path):
@@ -267,23 +267,17 @@ def test_the_interpreters_time_limit_tells_the_course_after_the_first_program(tm
     pytest.importorskip("triton")
     from tileport.corpus import tritonrun
 
-    f = host_program(tmp_path, TRITON_COPY_KERNEL)
-    kernel = runpy.run_path(str(f))["copy_kernel"]
-
-    class Emu:
-        def _tainted(self, t):
-            return False
-
+    kernel = triton_copy_kernel(tmp_path)
     ticks = iter([0.0, 0.0] + [0.07 + 0.0025 * k for k in range(10_000)])
     monkeypatch.setattr(tritonrun, "_cpu_time", lambda: next(ticks))
-    runner = tritonrun.TritonRunner(Emu(), per_launch_s=0.5, max_programs=4096)
+    runner = tritonrun.TritonRunner(UntaintedEmulation(), per_launch_s=0.5, max_programs=4096)
     x, y = torch.randn(2048), torch.zeros(2048)
     assert runner(kernel, (128,), (x, y, x.numel()), {"BLOCK": 16}), runner.notes()
     assert torch.equal(y, x)
     # one truly on course to pass it is still stopped after its first programs
     ticks2 = iter([0.0, 0.0] + [0.07 + 0.05 * k for k in range(10_000)])
     monkeypatch.setattr(tritonrun, "_cpu_time", lambda: next(ticks2))
-    slow = tritonrun.TritonRunner(Emu(), per_launch_s=0.5, max_programs=4096)
+    slow = tritonrun.TritonRunner(UntaintedEmulation(), per_launch_s=0.5, max_programs=4096)
     assert not slow(kernel, (128,), (x, torch.zeros(2048), x.numel()), {"BLOCK": 16})
     assert slow.notes() == ["prog.py::copy_kernel: not run in Triton's interpreter (Triton's interpreter stopped: "
                             "would run past 0.5 s) (1x)"]
