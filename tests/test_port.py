@@ -1617,20 +1617,28 @@ def widened_updates(idx, counts, old, v, acc, B: ct.Constant[int]):
     ct.store(old, (ct.bid(0),), seen)
 """, ["idx=i32[?]/1, counts=i64[?]/1, old=i64[?]/1, v=f16[?]/1, acc=f32[?]/1, B=#64"]),
     # ct.reduce / ct.scan whose combine is a built-in op at its identity: the built-in reduction's Tile IR (a lambda
-    # sum, ct.maximum at -inf, operator.mul at 1 with keepdims, an int max at the i32 minimum, a scan along axis 0)
+    # sum, ct.maximum at -inf, operator.mul at 1 with keepdims, an int max at the i32 minimum by a function defined in
+    # the kernel, a scan along axis 0 by a module's function)
     "combines": ("""
 import operator
 
 
+def _plus(a, b):
+    return a + b
+
+
 @ct.kernel
 def combines(x, xi, y, yk, yi, ys, B: ct.Constant[int]):
+    def imax(a, b):
+        return ct.maximum(a, b)
+
     t = ct.load(x, (ct.bid(0), 0), (B, B))
     s = ct.reduce(t, 1, lambda a, b: a + b, 0.0) + ct.reduce(t, 1, ct.maximum, float("-inf"))
     ct.store(y, (ct.bid(0),), s)
     ct.store(yk, (ct.bid(0), 0), ct.reduce(t, 1, operator.mul, 1.0, keepdims=True))
     ti = ct.load(xi, (ct.bid(0), 0), (B, B))
-    ct.store(yi, (ct.bid(0),), ct.reduce(ti, 1, lambda a, b: ct.maximum(a, b), -2147483648))
-    ct.store(ys, (ct.bid(0), 0), ct.scan(t, 0, lambda a, b: a + b, 0.0))
+    ct.store(yi, (ct.bid(0),), ct.reduce(ti, 1, imax, -2147483648))
+    ct.store(ys, (ct.bid(0), 0), ct.scan(t, 0, _plus, 0.0))
 """, ["x=f32[?,?]/?,1, xi=i32[?,?]/?,1, y=f32[?]/1, yk=f32[?,?]/?,1, yi=i32[?]/1, ys=f32[?,?]/?,1, B=#16"]),
 }
 

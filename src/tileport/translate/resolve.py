@@ -152,6 +152,10 @@ REWRITES: tuple[Rewrite, ...] = (
             "there, reading the enclosing function's locals (a closure)", "a helper, inlined where it is called (the "
             "enclosing locals it reads: their values at the call, as in Python; a chosen lambda returns the "
             "conditional of the bodies, folded as cuTile Python folds the choice)"),
+    Rewrite("combine-function", "a function passed as `ct.reduce` / `ct.scan`'s combine (`ct.reduce(t, 1, add, 0.0)` "
+            "of a module's `def add(a, b): return a + b`, one defined in the kernel or a closure's), its body one "
+            "`return` of its two parameters", "the lambda of that expression, resolved in the function's own module "
+            "(the built-in reduction where it is one: `reduce-custom`)"),
     Rewrite("index-forms", "`ct.load(x, pid, (B,))` / `ct.store(y, pid, t)` (one index, not a tuple), lists for "
             "tuples (`index=[i, 0]`, `shape=[BM, BN]`)", "the 1-tuple `(pid,)`; the tuples"),
     Rewrite("annotated-assign", "`x: T = e`", "`x = e` (the annotation is not read, as in cuTile Python)"),
@@ -768,6 +772,8 @@ class _Resolver(ast.NodeTransformer):
             return _mark(ast.copy_location(out, node))
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value):
             node = canonical_call(node)
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr in ("reduce", "scan"):
+            self.combine_as_lambda(node)
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr in ("load", "store"):
             for k in node.keywords:   # `ct.load(x, pid, (B,))`: one index for a rank-1 array, as a 1-tuple
                 if k.arg == "index" and not isinstance(k.value, (ast.Tuple, ast.List)) and \
@@ -795,6 +801,45 @@ class _Resolver(ast.NodeTransformer):
             out = ast.Call(_attr_chain("ct.astype", node.func), [node.args[0], node.keywords[0].value], [])
             return _mark(ast.copy_location(out, node))
         return node
+
+
+    def combine_as_lambda(self, node: ast.Call) -> None:
+        """``ct.reduce(t, 1, add, 0.0)`` / ``ct.scan(..)`` whose combine is a function of the user's by name (the
+        module's, a closure's or one defined in the kernel) whose body is one `return` of an expression: that
+        expression as the lambda's, its names resolved where the function is defined (rewrite combine-function).
+        cuTile Python inlines the function's body as the reduction's body, as it does a lambda's."""
+        slot = next((k for k in node.keywords if k.arg == "func"), None)
+        func = node.args[2] if len(node.args) > 2 else slot.value if slot is not None else None
+        if not isinstance(func, ast.Name):
+            return
+        nested = self.helpers.get(func.id)
+        if isinstance(nested, ast.FunctionDef):   # defined in the kernel: its locals are the kernel's
+            fdef, env, local = nested, self.env, set(self.local)
+        else:
+            ok, value = (False, None) if func.id in self.local else _static_value(func, self.env)
+            py = inspect.unwrap(value) if ok and callable(value) else None
+            if not inspect.isfunction(py) or _ct_name(value) is not None:
+                return
+            try:
+                fdef = _function_ast(py)[0]
+                env = {**py.__globals__, **inspect.getclosurevars(py).nonlocals}
+            except (OSError, TypeError, LookupError, SyntaxError, ValueError):
+                return
+            local = set()
+        body = [st for st in fdef.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant)
+                                                and isinstance(st.value.value, str))]
+        a = fdef.args
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None or len(a.args) != 2 or \
+                a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults:
+            return
+        lam = ast.Lambda(copy.deepcopy(a), copy.deepcopy(body[0].value))
+        for n in ast.walk(lam):   # (an error in it points at the call's argument)
+            ast.copy_location(n, func)
+        lam = _mark(_Resolver(env, local | {p.arg for p in a.args}, {}).visit(lam))
+        if len(node.args) > 2:
+            node.args[2] = lam
+        else:
+            slot.value = lam
 
 
 def _effect_free(e: ast.AST) -> bool:
