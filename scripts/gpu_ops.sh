@@ -5,7 +5,7 @@
 # Carried: .bundle/toolchain.tar.xz (or none right after a call that carried it: scripts/gpu_host.sh) and PACK
 # (default build/gpu-ops) holding tileport-ops.tar.xz (`tileport ops pack build/gpu-ops/tileport-ops.tar.xz`).
 # Writes to $OUT: host.txt, ops-tests.log, bench.json, bench.png, bench.log.
-# OPS_TESTS=0 skips the tests; BENCH_OPS (default: every op) and BENCH_CASES (default mid,large) pick the bench;
+# OPS_TESTS=0 skips the tests (OPS_TEST_FILES: which GPU test files, default tests/gpu/test_ops_gpu.py); BENCH_OPS (default: every op) and BENCH_CASES (default mid,large) pick the bench;
 # TESTS_TIMEOUT and BENCH_TIMEOUT bound the steps (defaults 240 s and 300 s); PROBES="token_gather" then times
 # token_gather's launch paths (benchmarks/probes/token_gather_paths.py; BENCH_TIMEOUT=1 skips the bench);
 # PROBES="token_gather_ncu" runs that probe once more, briefly, under Nsight Compute (launch statistics and occupancy
@@ -19,7 +19,8 @@ eval "$(python3 -m tileport ops unpack "$pack/tileport-ops.tar.xz" /tmp/lib)" ||
 export TILEPORT_LIBRARY TILEPORT_AUTOBUILD
 
 if [ "${OPS_TESTS:-1}" = 1 ]; then
-  timeout "${TESTS_TIMEOUT:-240}" python3 -m pytest -q -rfE -p no:cacheprovider -n 8 tests/gpu/test_ops_gpu.py \
+  # shellcheck disable=SC2086
+  timeout "${TESTS_TIMEOUT:-240}" python3 -m pytest -q -rfE -p no:cacheprovider -n 8 ${OPS_TEST_FILES:-tests/gpu/test_ops_gpu.py} \
     > "$out/ops-tests.log" 2>&1
   echo "exit: $?" >> "$out/ops-tests.log"
 fi

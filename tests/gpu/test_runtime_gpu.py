@@ -121,3 +121,44 @@ def test_ops_compile_without_graph_breaks():
     rs = torch.ops.tileport.rms_norm(x, w, 1e-6, backend="cutile-rs")
     py = torch.ops.tileport.rms_norm(x, w, 1e-6, backend="cutile")
     torch.testing.assert_close(rs, py, rtol=0, atol=0)
+
+
+class _ForeignArray:
+    """A GPU array of another library as cuTile Python's ct.launch takes it — CuPy's speaks
+    ``__cuda_array_interface__`` and nothing torch knows — over a torch tensor's memory."""
+
+    def __init__(self, t):
+        self.shape = tuple(t.shape)
+        self.__cuda_array_interface__ = t.__cuda_array_interface__
+
+
+class _ForeignStream:
+    """A CuPy stream as ct.launch takes one: its handle in ``ptr``."""
+
+    def __init__(self, s):
+        self.ptr = s.cuda_stream
+
+
+def test_arrays_of_another_library_launch_through_the_rust_port():
+    """CuPy host code (cuda.tile's own quick start) passes CuPy arrays and a CuPy stream to ct.launch: the Rust port
+    runs on the same memory (written in place) and stream; launched twice, the second through the steady plan."""
+    import cuda.tile as ct
+
+    from tileport.kernels.vector_add import vector_add
+    from tileport.runtime import library
+
+    n = 100003
+    a, b = torch.randn(n, device="cuda"), torch.randn(n, device="cuda")
+    for _ in range(2):
+        c = torch.full_like(a, float("nan"))
+        s = torch.cuda.Stream()
+        library.launch((ct.cdiv(n, 1024), 1, 1), vector_add, (_ForeignArray(a), _ForeignArray(b), _ForeignArray(c),
+                                                              1024), stream=_raw(_ForeignStream(s)))
+        s.synchronize()
+        torch.testing.assert_close(c, a + b, rtol=0, atol=0)
+
+
+def _raw(stream):
+    from tileport.runtime.intercept import raw_stream
+
+    return raw_stream(stream)

@@ -133,17 +133,18 @@ def _name(kernel: Any) -> str:
 
 def raw_stream(stream: Any) -> int:
     """The CUDA stream handle of ``stream``: a torch.cuda.Stream, an object with ``__cuda_stream__`` (the CUDA
-    stream protocol), or an int handle."""
+    stream protocol), a CuPy stream (its ``ptr``), or an int handle."""
     if isinstance(stream, int):
         return stream
-    handle = getattr(stream, "cuda_stream", None)
-    if isinstance(handle, int):
-        return handle
+    for attr in ("cuda_stream", "ptr"):   # torch's, CuPy's
+        handle = getattr(stream, attr, None)
+        if isinstance(handle, int):
+            return handle
     proto = getattr(stream, "__cuda_stream__", None)
     if proto is not None:
         return int(proto()[1])
-    raise BackendError(f"cutile-rs: ct.launch's stream {stream!r} is not a CUDA stream (a torch.cuda.Stream, an "
-                       "object with __cuda_stream__, or a handle)")
+    raise BackendError(f"cutile-rs: ct.launch's stream {stream!r} is not a CUDA stream (a torch.cuda.Stream, a "
+                       "CuPy stream, an object with __cuda_stream__, or a handle)")
 
 
 def library_file(library: str | os.PathLike | None) -> Path:

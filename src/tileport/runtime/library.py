@@ -573,6 +573,7 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | 
     if type(grid) is not tuple:
         grid = tuple(grid)
     if st.table.lists:   # the items' facts are checked on every launch (the plan sees only their table)
+        args = foreign_arrays(args, torch) or args
         plan = _plan(st, args, torch)
         tabled = _with_tables(st.table.lists, args, device, stream, torch)
         status = plan.native.launch(tabled, grid, device, stream)
@@ -583,7 +584,33 @@ def launch(grid: tuple[int, int, int], kernel: Any, args: tuple, lib: Library | 
     status = plan.native.launch(args, grid, device, stream) if plan is not None else st.lib.native.MISMATCH
     st.checked = False
     if status != 0:
+        if (own := foreign_arrays(args, torch)) is not None:   # CuPy's arrays (off the fast path: it takes tensors)
+            return launch(grid, kernel, own, lib, stream)
         _launch_slow(st, plan, status, grid, args, device, stream, torch)
+
+
+#: DLPack's device types of GPU memory a CUDA kernel reads (kDLCUDA, kDLCUDAHost, kDLCUDAManaged)
+_DLPACK_CUDA = (2, 3, 13)
+
+
+def foreign_arrays(args: tuple, torch: Any) -> tuple | None:
+    """``args`` with each GPU array of another library — CuPy's, anything speaking ``__cuda_array_interface__`` or
+    DLPack on a CUDA device, as cuTile Python's ``ct.launch`` takes them — as a torch tensor over the same memory
+    (items of a list of arrays too), which the plans read; None where there is none."""
+    def own(v: Any) -> Any:
+        if isinstance(v, (torch.Tensor, bool, int, float)) or v is None:
+            return v
+        if isinstance(v, (list, tuple)):
+            items = [own(x) for x in v]
+            return type(v)(items) if any(a is not b for a, b in zip(items, v)) else v
+        if hasattr(v, "__cuda_array_interface__"):
+            return torch.as_tensor(v)   # (zero-copy on the array's own device; the tensor keeps the array alive)
+        dev = getattr(v, "__dlpack_device__", None)
+        if dev is not None and hasattr(v, "__dlpack__") and dev()[0] in _DLPACK_CUDA:
+            return torch.from_dlpack(v)
+        return v
+    out = tuple(own(v) for v in args)
+    return None if all(a is b for a, b in zip(out, args)) else out
 
 
 def steady_plan(kernel: Any, lib: Library) -> tuple[Any, int] | None:
