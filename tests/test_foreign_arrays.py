@@ -73,3 +73,16 @@ def test_a_cupy_stream_gives_its_handle():
     assert raw_stream(CupyStream()) == 1234
     with pytest.raises(BackendError, match="CuPy stream"):
         raw_stream(object())
+
+
+def test_a_malformed_array_interface_is_said_in_one_line():
+    class Broken:
+        __cuda_array_interface__ = {"shape": "?"}
+
+    class Strict(_Torch):
+        @staticmethod
+        def as_tensor(v):
+            raise TypeError("bad __cuda_array_interface__")
+
+    with pytest.raises(BackendError, match="Broken speaks a GPU array protocol .* bad __cuda_array_interface__"):
+        foreign_arrays((Broken(),), Strict)

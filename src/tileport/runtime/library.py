@@ -603,11 +603,15 @@ def foreign_arrays(args: tuple, torch: Any) -> tuple | None:
         if isinstance(v, (list, tuple)):
             items = [own(x) for x in v]
             return type(v)(items) if any(a is not b for a, b in zip(items, v)) else v
-        if hasattr(v, "__cuda_array_interface__"):
-            return torch.as_tensor(v)   # (zero-copy on the array's own device; the tensor keeps the array alive)
-        dev = getattr(v, "__dlpack_device__", None)
-        if dev is not None and hasattr(v, "__dlpack__") and dev()[0] in _DLPACK_CUDA:
-            return torch.from_dlpack(v)
+        try:
+            if hasattr(v, "__cuda_array_interface__"):
+                return torch.as_tensor(v)   # (zero-copy on the array's own device; the tensor keeps the array alive)
+            dev = getattr(v, "__dlpack_device__", None)
+            if dev is not None and hasattr(v, "__dlpack__") and dev()[0] in _DLPACK_CUDA:
+                return torch.from_dlpack(v)
+        except Exception as exc:   # a malformed interface: said, not a traceback from inside torch
+            raise BackendError(f"cutile-rs: an argument of type {type(v).__name__} speaks a GPU array protocol "
+                               f"that torch cannot read as a tensor over its memory: {exc}") from None
         return v
     out = tuple(own(v) for v in args)
     return None if all(a is b for a, b in zip(out, args)) else out
