@@ -458,6 +458,7 @@ def test_triton_coverage_rows_name_bundled_examples():
     import test_triton_round22
     import test_triton_round23
     import test_triton_round24
+    import test_triton_round25b
     from tileport.translate.coverage import TRITON_COVERAGE
 
     named = {c.example for c in TRITON_COVERAGE if c.example}
@@ -469,7 +470,8 @@ def test_triton_coverage_rows_name_bundled_examples():
         f"r20/{k}" for k in test_triton_round20.NAMES} | {   # (and tests/test_triton_round20.py)
         f"r22/{k}" for k in test_triton_round22.NAMES} | {   # (and tests/test_triton_round22.py)
         f"r23/{k}" for k in test_triton_round23.NAMES} | {   # (and tests/test_triton_round23.py)
-        f"r24/{k}" for k in test_triton_round24.NAMES}   # (and tests/test_triton_round24.py)
+        f"r24/{k}" for k in test_triton_round24.NAMES} | {   # (and tests/test_triton_round24.py)
+        f"r25b/{k}" for k in test_triton_round25b.NAMES}   # (and tests/test_triton_round25b.py)
     assert all(c.example for c in TRITON_COVERAGE if c.status == "supported")
     assert {c.status for c in TRITON_COVERAGE} == {"supported", "dropped", "planned"}
 

@@ -1127,6 +1127,14 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "libdevice's `fast_logf` / `fast_sinf` .. (approximate instructions), `int2float_rz` .. (integer to "
               "float rounded otherwise than to nearest), `double2float_rd` / `_ru`, float to unsigned, `fma_rz` .., "
               "`rsqrt_rn` refused with their reason"),
+    Construct("triton-round25b", "`and` / `or` / `not` with a tensor among the operands: loaded elements (`if pd > "
+              "0 and pt / pd >= u:`, speculative decoding's acceptance) and boolean tiles (`(x > lo) and (x < hi)`, "
+              "`inside and not far`)",
+              "Python's `and` / `or` / `not` of 0-d truths where every operand is a scalar or one loaded element, "
+              "as Triton's logical_and / not_ of i1 scalars; `&` / `|` / `~` of boolean tiles lane by lane (Triton's "
+              "compiler: `arith.andi` / `arith.xori` of i1 tensors)", S, "r25b/accept_chain",
+              "a non-boolean operand (`pd and ..`, `not x` of a float) refused with Triton's reason (it bitcasts each "
+              "operand to i1)"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",
               "the matching cuTile constructs", P, None),
 )

@@ -2199,6 +2199,11 @@ class _Lowerer:
                     return Tile(f"-{_paren(v.text)}", v.shape, v.dtype)
             if isinstance(node.op, ast.Not) and isinstance(v, Scalar):
                 return Scalar(f"not {_paren(v.text)}")
+            if isinstance(node.op, ast.Not) and isinstance(v, (Tile, Mask)):
+                # `not ok` of a boolean tensor: Triton's semantic.not_, the truth inverted (`~`); one loaded
+                # element's truth a scalar's, as `and` / `or` have it (`_bool_op`)
+                t = self._truth(v, node, "not")
+                return Scalar(f"not {_paren(t.text)}") if isinstance(t, Scalar) else Tile(f"~{_paren(t.text)}", t.shape, "bool")
             if isinstance(node.op, ast.UAdd) and isinstance(v, (Scalar, Tile)):
                 return v
             if isinstance(node.op, ast.Invert):
@@ -2237,7 +2242,7 @@ class _Lowerer:
             if all(isinstance(v, Scalar) for v in vals):
                 op = " and " if isinstance(node.op, ast.And) else " or "
                 return Scalar(op.join(_paren(v.text) for v in vals))  # type: ignore[union-attr]
-            raise self.fail(node, "`and`/`or` on tiles: use `&` / `|`")
+            return self._bool_op(node, vals)
         if isinstance(node, ast.Subscript):
             return self.subscript(node)
         if isinstance(node, ast.Attribute):
@@ -3288,6 +3293,41 @@ class _Lowerer:
         if isinstance(v, Mask):
             return self.mask_tile(v, node)
         return v
+
+    def _truth(self, v: object, node: ast.AST, op: str) -> "Scalar | Tile":
+        """``v`` as an operand of `and` / `or` / `not` (Triton 3.6's semantic.logical_and / logical_or / not_, which
+        bitcast a non-boolean tensor to int1: Triton's own error for any wider type). A scalar is Python's truth, as
+        before; one loaded element (a scalar load) a 0-d truth, compared as a scalar; other boolean tiles and masks
+        lane by lane."""
+        if isinstance(v, Scalar):
+            return v
+        if isinstance(v, Mask):
+            v = self.mask_tile(v, node)
+        if isinstance(v, Tile) and v.dtype in BOOL:
+            if v.shape in (("1",), ()):
+                return Scalar(f"ct.reshape({v.text}, ())" if v.shape else v.text)
+            return v
+        dt = self.known_dtype(v) if isinstance(v, Tile) else None
+        raise self.fail(node, f"`{op}` of a{' ' + dt if dt else ''} non-boolean {type(v).__name__.lower()}: Triton "
+                              "3.6 takes boolean operands there only (semantic.logical_and / not_ bitcast them to "
+                              "int1: 'Cannot bitcast data-type of size 32 to data-type of size 1'); compare it first "
+                              "(`x != 0`)")
+
+    def _bool_op(self, node: ast.BoolOp, vals: list) -> "Scalar | Tile":
+        """`a and b` / `a or b` with a tensor among the operands (code_generator.visit_BoolOp): Triton evaluates
+        every operand and combines their truths by logical_and / logical_or. Scalars and loaded elements (a decode
+        kernel's `if pd > 0 and pt / pd >= u:`) are Python's `and` / `or` of 0-d truths, as all-scalar operands
+        already were (nothing there has an effect, so short-circuiting changes no value); wider boolean tiles
+        combine lane by lane, `&` / `|` (Triton warns `and` on them deprecated)."""
+        truths = [self._truth(v, node, "and" if isinstance(node.op, ast.And) else "or") for v in vals]
+        if all(isinstance(t, Scalar) for t in truths):
+            op = " and " if isinstance(node.op, ast.And) else " or "
+            return Scalar(op.join(_paren(t.text) for t in truths))
+        bit = ast.BitAnd() if isinstance(node.op, ast.And) else ast.BitOr()
+        out = truths[0]
+        for t in truths[1:]:
+            out = self.binop(bit, out, t, node)
+        return out
 
     def mask_tile(self, m: Mask, node: ast.AST) -> Tile:
         parts = [self.materialize(i, node) for i, _ in m.conds]
