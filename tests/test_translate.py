@@ -34,13 +34,13 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.store(y, index=(ct.bid(0),), tile=ct.cumprod(t, axis=0))
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "scan", 8, "identity 0"),
-    ("runtime padding of a 2-D gather", """
+    ("runtime padding of another dtype", """
      @ct.kernel
-     def k(x, idx, y, fill: float, B: ct.Constant[int]):
+     def k(x, idx, y, fill: int, B: ct.Constant[int]):
          i = ct.load(idx, index=(ct.bid(0),), shape=(B,))
          v = ct.gather(x, (ct.bid(0), i), padding_value=fill)
          ct.store(y, index=(ct.bid(0),), tile=v)
-     """, "x=f32[?,?]/?,1, idx=i32[?]/1, y=f32[?]/1, fill=f32, B=#16", "gather-scatter", 8, "in a 1-D gather"),
+     """, "x=f32[?,?]/?,1, idx=i32[?]/1, y=f32[?]/1, fill=i32, B=#16", "gather-scatter", 8, "a scalar of the array's dtype"),
     ("runtime if on a tile", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):

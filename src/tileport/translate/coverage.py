@@ -426,9 +426,11 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "array's strides, and a cutile 0.3.1 (and 0.5.0) kernel can read a `&Tensor`'s base pointer and shape "
               "but not its strides (raw-pointer entries with stride scalars would be the way); a gather from an "
               "f16/bf16 array takes padding 0 only (cutile 0.3.1 has no half-precision literal: the port spells 0 "
-              "as `constant(bf16::ZERO, shape![])`), a scatter into one needs no literal; `padding_value=` a scalar "
-              "argument of the array's dtype (`padding_value=ignore_index`) is the load's padding operand in a 1-D "
-              "gather (cutile broadcasts it as cuTile Python does: SMALL_KERNELS gen7_forms), in a 2-D one refused"),
+              "as `constant(bf16::ZERO, shape![])`), a scatter into one needs no literal; `padding_value=` a runtime "
+              "scalar of the array's dtype (`padding_value=ignore_index`, a computed `lo - 1.0`, bound once) is the "
+              "load's padding operand in a 1-D gather (cutile broadcasts it as cuTile Python does: SMALL_KERNELS "
+              "gen7_forms), in a rank-2+ one the padding tile `broadcast_scalar(v, shape![..])` (round 25); one "
+              "of another dtype (cuTile Python's implicit cast) refused"),
     Construct("full", "`ct.full(shape, literal, dtype)`, `ct.zeros(shape, dtype)`; `ct.full(shape, v, dtype)` of a "
               "runtime scalar or 0-d tile (of another dtype too: an f32 sum filling a bf16 tile), or of an int "
               "`ct.Constant` parameter into an i32 tile (a seed); an 8-bit float one of a value the format holds "

@@ -4780,13 +4780,18 @@ class Emitter:
         named = _named_constant(pad, ty.dtype) if ok else None
         # cutile has no 16-bit literal: a 16-bit padding (and a named one) is a constant tile, read as a scalar
         as_tile = ok and (named is not None or ty.dtype in ("f16", "bf16") or ty.dtype.startswith("f8"))
-        if not ok:   # a scalar argument (`padding_value=ignore_index`): cuTile Python broadcasts it to the load's
-            # padding operand (reshape + broadcast), as cutile does with a scalar padding of a rank-1 load
+        if not ok:   # a runtime scalar of the array's dtype (`padding_value=ignore_index`, `lo - 1.0`): cuTile
+            # Python broadcasts it to the load's padding operand (reshape + broadcast), as cutile does with a scalar
+            # padding of a rank-1 load; a rank-2+ one's padding tile is that broadcast (below)
             pad_node = kw["padding_value"]
-            pcode, pty = self.expr(pad_node) if isinstance(pad_node, ast.Name) else (None, None)
-            if pty != Scalar(ty.dtype) or len(ty.shape) != 1 or g in self.nd_accesses:
+            pcode, pty = self.expr(pad_node)
+            if pty != Scalar(ty.dtype):
                 raise self.refuse(pad_node, "gather-scatter", "ct.gather padding_value that is not a constant "
-                                  "number or a scalar argument of the array's dtype (in a 1-D gather)")
+                                  "number or a scalar of the array's dtype")
+            if not isinstance(pad_node, ast.Name):   # (computed: named once, as the padding is read again below)
+                pad_name = self.fresh(f"{g}_padding_value")
+                self.body.append(f"let {pad_name}: {RUST_DTYPES[ty.dtype]} = {pcode};")
+                pcode = pad_name
             pad_lit = pcode
         elif as_tile:
             pad_name = f"{g}_{'zero' if named == 'ZERO' else 'pad'}"
@@ -4817,8 +4822,8 @@ class Emitter:
             # declared in the port's module (rustgen.declared_ops), as cuTile Python emits it. (A load and a
             # select on its mask — irdiff rule padded-pointer-load-select — means the same, but tileiras then
             # keeps the tile in registers: fused MoE's wgmma took A from registers, with spills.)
-            pad_tile = constant_tile(pad_lit, dims) if not as_tile else \
-                _float_constant(pad, ty.dtype, dims)
+            pad_tile = f"broadcast_scalar({pad_lit}, shape![{dims}])" if not ok else \
+                constant_tile(pad_lit, dims) if not as_tile else _float_constant(pad, ty.dtype, dims)
             self.body.append(f"let {g}_padding: Tile<{elem}, {{ [{dims}] }}> = {pad_tile};")
             self.body.append(f"let ({g}, {read}): (Tile<{elem}, {{ [{dims}] }}>, Token) = unsafe {{ load_ptr_padded("
                              f"{g}_ptrs, ordering::Weak, None::<scope::TileBlock>, Some({g}_mask), "

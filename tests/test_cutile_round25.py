@@ -1,0 +1,58 @@
+"""cuTile Python generality, round 25 (docs/corpus.md): kernels beyond LLMs — classic GPU-programming samples,
+vision / audio / recsys / scientific kernels and the structural forms real packages use — ported with the CLI;
+what they found in tileport, each as a test."""
+import pytest
+
+from test_cutile_round21 import emit_resolved
+from tileport.translate.emit import Unsupported
+
+
+def _body(em) -> str:
+    return "\n".join(em.body)
+
+
+def test_a_computed_gather_padding(tmp_path):
+    """`ct.gather(data, p, mask=p < n, padding_value=lo - 1.0)` (round 25's p06 `onehot_histogram`: padded lanes
+    fall below the histogram's range): refused ("padding_value that is not a constant number or a scalar argument
+    of the array's dtype"). cuTile Python casts any scalar of the array's dtype to the padding and broadcasts it:
+    the port names the computed value once and passes it as the scalar padding of a rank-1 gather."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, lo, n, B: ct.Constant[int]):
+         i = ct.bid(0)
+         p = i * B + ct.arange(B, dtype=ct.int32)
+         v = ct.gather(x, p, mask=p < n, padding_value=lo - 1.0)
+         ct.store(y, (i,), v)
+     """, "x=f32[?]/1, y=f32[?]/1, lo=f32, n=i32, B=#128", consts=("B",)))
+    assert "let x_gather_padding_value: f32 = " in body, body
+    assert "Some(x_gather_mask), Some(x_gather_padding_value)" in body, body
+
+
+def test_a_runtime_padding_of_a_rank_2_gather(tmp_path):
+    """A scalar argument (or an expression of one) padding a rank-2 gather (`padding_value=fill`) was refused
+    ("in a 1-D gather"): the padding tile of the result's shape is the scalar broadcast, as cuTile Python's
+    gather_impl broadcasts it, loaded through the port's load_ptr_padded as the constant paddings are."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, fill, B: ct.Constant[int], D: ct.Constant[int]):
+         i = ct.bid(0)
+         r = i * B + ct.arange(B, dtype=ct.int32)
+         c = ct.arange(D, dtype=ct.int32)
+         v = ct.gather(x, (r[:, None], c[None, :]), padding_value=-fill * 2.0)
+         ct.store(y, (i, 0), v)
+     """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, fill=f32, B=#16, D=#32", consts=("B", "D")))
+    assert "broadcast_scalar(x_gather_padding_value, shape![B, D])" in body, body
+    assert "load_ptr_padded(" in body, body
+
+
+def test_a_padding_of_another_dtype_stays_refused_at_its_position(tmp_path):
+    """An int scalar padding a float array (cuTile Python's implicit cast) stays refused, at its file:line:col."""
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: ct\.gather padding_value that is not a constant number "
+                                          r"or a scalar of the array's dtype"):
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(x, y, n, B: ct.Constant[int]):
+             i = ct.bid(0)
+             p = i * B + ct.arange(B, dtype=ct.int32)
+             ct.store(y, (i,), ct.gather(x, p, padding_value=n + 1))
+         """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#128", consts=("B",))
