@@ -56,3 +56,35 @@ def test_a_padding_of_another_dtype_stays_refused_at_its_position(tmp_path):
              p = i * B + ct.arange(B, dtype=ct.int32)
              ct.store(y, (i,), ct.gather(x, p, padding_value=n + 1))
          """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#128", consts=("B",))
+
+
+def test_a_combined_mask_converted_is_bound_first(tmp_path):
+    """`((digit[:, None] == bins[None, :]) & (p[:, None] < n)).astype(ct.int32)` (round 25's p06
+    `radix_digit_count`): **unproven** — the port wrote `exti(eq_tile(..) & lt_tile(..).broadcast(..))`, which
+    cutile 0.3.1 compiled with a broadcast of the wrong rank (it compiles a conversion's operand expecting the
+    conversion's result type): tileirdisasm rejected the bytecode. A boolean `&` / `|` / `^` converted is bound to
+    its typed `let` first, then converted (the same ops)."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(keys, counts, n, B: ct.Constant[int]):
+         i = ct.bid(0)
+         p = i * B + ct.arange(B, dtype=ct.int32)
+         d = ct.load(keys, (i,), (B,)) & 15
+         bins = ct.arange(16, dtype=ct.int32)
+         onehot = ((d[:, None] == bins[None, :]) & (p[:, None] < n)).astype(ct.int32)
+         ct.store(counts, (i, 0), onehot)
+     """, "keys=i32[?]/1, counts=i32[?,16]/16,1, n=i32, B=#256", consts=("B",)))
+    assert "let cast_mask: Tile<bool, { [B, 16] }> = eq_tile(" in body, body
+    assert "exti(cast_mask)" in body, body
+
+
+def test_a_comparison_converted_is_not_bound(tmp_path):
+    """A single comparison converted (`(p < n).astype(ct.int32)`, the common form) is written as before."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(y, n, B: ct.Constant[int]):
+         i = ct.bid(0)
+         p = i * B + ct.arange(B, dtype=ct.int32)
+         ct.store(y, (i,), (p < n).astype(ct.int32))
+     """, "y=i32[?]/1, n=i32, B=#256", consts=("B",)))
+    assert "_mask" not in body and "exti(lt_tile(" in body, body

@@ -3899,6 +3899,13 @@ class Emitter:
                     # the cmpi cuTile Python emits (its convert_dtype: a truncation would keep the low bit only)
                     zero = f"broadcast_scalar({rust_literal(0, ty.dtype)}, shape![{', '.join(ty.shape)}])"
                     return self.typed(f"ne_tile({code}, {zero})", out_ty, want_name, f"{base}_{dt}")
+                if ty.dtype == "bool" and isinstance(node.args[0], ast.BinOp):
+                    # a mask combined in place (`((d[:, None] == bins) & (p[:, None] < n)).astype(ct.int32)`):
+                    # cutile 0.3.1 compiles a conversion's operand expecting the conversion's result type, and a
+                    # broadcast in the `&`'s right side then comes out of the wrong rank (tileirdisasm: "'cuda_tile.
+                    # broadcast' op failed to verify that all of {source, result} have same rank"); the mask is
+                    # bound to its own typed `let` first (no op more)
+                    code, _ = self.typed(code, ty, None, f"{base}_mask")
                 return self.typed(f"{_int_conversion(ty.dtype, dt, code) or f'convert_tile({code})'}", out_ty,
                                   want_name, f"{base}_{dt}")
             raise self.refuse(node, self._construct_for_call(op), f"call `{self.text(node.func)}(...)`")
