@@ -777,12 +777,14 @@ def test_real_code_idioms_lower(tmp_path, body, helpers, expect):
 def test_float_atomic_max_at_one_address_is_a_cas_loop(tmp_path):
     """A float tl.atomic_max (an fp8 scale's running amax): cuTile Python 1.7's ct.atomic_max rejects float arrays
     (Triton does it on the bits), so one address is a compare-and-swap loop applying Triton's update of the bits
-    (round 7; numerics: tests/test_triton_round7.py); a tile of several addresses is refused at its column."""
+    (round 7; numerics: tests/test_triton_round7.py); a tile of several addresses loops until every lane's swap
+    went through (round 25b; numerics: tests/test_triton_round25b.py)."""
     src = _lowered(tmp_path, "tl.atomic_max(y_ptr, tl.max(tl.abs(tl.load(x_ptr + offs)), 0))")
     assert "max1_prev = ct.atomic_cas(y_ptr, max1_at, max1_old, " in src
     assert "while ct.bitcast(max1_prev, ct.int32) != ct.bitcast(max1_old, ct.int32):" in src
-    with pytest.raises(LoweringError, match="tl.atomic_max of an f32 tile at several addresses is not lowered"):
-        _lowered(tmp_path, "tl.atomic_max(y_ptr + offs, tl.abs(tl.load(x_ptr + offs)))")
+    src = _lowered(tmp_path, "tl.atomic_max(y_ptr + offs, tl.abs(tl.load(x_ptr + offs)))")
+    assert "max1_prev = ct.atomic_cas(y_ptr, ct.where(max1_done, 2147483647, max1_at), max1_old, " in src
+    assert "while ct.sum(ct.where(max1_done, 0, 1)) > 0:" in src
 
 
 def test_int64_offsets_loaded_from_memory_index_as_int32(tmp_path):

@@ -1,5 +1,6 @@
 """Round 25b's kernels (tests/fixtures/triton_round25b.py), found by a helper's round of inference-serving and
-non-LLM Triton kernels of ours (build/r25u): `and` / `or` / `not` on loaded elements and boolean tiles. Each fixture
+non-LLM Triton kernels of ours (build/r25u): `and` / `or` / `not` on loaded elements and boolean tiles; f32 atomic
+max / min at several addresses. Each fixture
 kernel is ported and proven (sm_90); the lowered kernels run on numpy against numpy's own results (Triton's
 interpreter reads `and` / `not` of a block tensor as Python's truth of the whole tensor, where its compiler combines
 the lanes: triton.compile's TTIR, checked below where triton is installed)."""
@@ -17,7 +18,7 @@ from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round25b.py"
 MOD = load_module(FIXTURE, "triton_round25b_fixture")
-NAMES = ("accept_chain", "bool_tiles")
+NAMES = ("accept_chain", "bool_tiles", "segment_amax")
 
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round25b")
@@ -63,7 +64,8 @@ def test_round25b_and_of_loaded_elements(lowered):
 
 def test_round25b_and_or_not_of_boolean_tiles(lowered):
     """`(x > lo) and (x < hi)`, `a or b or c`, `inside and not far` of boolean tiles: the lanes combined (`&`, `|`,
-    `~`: Triton's logical_and / logical_or / not_ on i1 tensors); `not (f > 0) or (f == 7 and pid == 0)` on a
+    `~`: Triton's logical_and / logical_or / not_ on i1 tensors; a scalar among them broadcast, as Triton's);
+    `not (f > 0) or (f == 7 and pid == 0)` on a
     loaded element: Python's on scalars."""
     src = _src(lowered, "bool_tiles")
     assert "~" in src and " & " in src and " | " in src, src
@@ -71,9 +73,48 @@ def test_round25b_and_or_not_of_boolean_tiles(lowered):
     got = _run(lowered, *case)
     x = case[2][0]
     keep = (x > -1.5) & (x < 1.0) & ~((x < -2.0) | (x > 2.0) | (x == 0.0))
+    keep |= (np.arange(100) >= 64) & (x > 1.8)          # `(pid == 1) and (x > 1.8)`: a scalar and a tile
     want = np.where(keep, x, np.float32(-1.0)).astype(np.float32)
     want[:64] = 5.0                      # program 0: flag 7; program 1: flag 3 keeps its values
     assert np.array_equal(got[1], want)
+
+
+class CtLanes(r24.Ct24):
+    """The round's stand-in: a tile's compare-and-swap lane by lane in lane order (one interleaving of its lanes:
+    lanes of one address see each other's writes)."""
+
+    @staticmethod
+    def atomic_cas(arr, index, expected, desired, **_):
+        flat = arr.reshape(-1)
+        idx = np.broadcast_to(np.asarray(index), np.shape(expected)).reshape(-1)
+        want = np.broadcast_to(np.asarray(expected, flat.dtype), idx.shape).reshape(-1)
+        new = np.broadcast_to(np.asarray(desired, flat.dtype), idx.shape).reshape(-1)
+        out = want.copy()
+        for k, i in enumerate(idx):
+            if i < flat.size:
+                out[k] = flat[i]
+                if flat[i:i + 1].view(np.int32)[0] == want[k:k + 1].view(np.int32)[0]:
+                    flat[i] = new[k]
+        return out.reshape(np.shape(expected))
+
+
+def test_round25b_float_atomic_max_at_several_addresses(lowered):
+    """`tl.atomic_max(mx + seg, x, mask=m)` / `tl.atomic_min(.., sem="relaxed")` of an f32 tile at several
+    addresses (sorted segment ids: many lanes of one address): each lane's compare-and-swap of Triton's update of
+    the bits, again for the lanes that lost theirs, until none is left; the value each lane replaced returned (was
+    refused: "tl.atomic_max of an f32 tile at several addresses is not lowered")."""
+    src = _src(lowered, "segment_amax")
+    assert "while ct.sum(ct.where(" in src and "ct.atomic_cas(mx_ptr" in src, src
+    (case,) = _cases("segment_amax")
+    got = two.run_copies(lowered / "segment_amax", MOD.segment_amax, *case[1:], CtLanes)
+    x, ids = case[2][0], case[2][1]
+    mx, mn = np.full(6, -1e30, np.float32), np.full(6, 1e30, np.float32)
+    old = np.zeros(50, np.float32)
+    for k in range(50):                      # lane order, program 0 before program 1: the stand-in's order
+        old[k] = mx[ids[k]]
+        mx[ids[k]] = max(mx[ids[k]], x[k])
+        mn[ids[k]] = min(mn[ids[k]], x[k])
+    assert np.array_equal(got[2], mx) and np.array_equal(got[3], mn) and np.array_equal(got[4], old)
 
 
 @pytest.mark.parametrize("expr", ["pd and pt >= u", "not pt"])

@@ -155,12 +155,11 @@ def lanes_max(x_ptr, out_ptr, BLOCK: tl.constexpr):
 
 @pytest.mark.parametrize("kernel, where, says", [
     ("neg_unsigned", "10:30", "Triton refuses a binary operation between an unsigned tensor and a negative scalar"),
-    ("int_view", "16:31", "an array's memory read as another dtype"),
-    ("lanes_max", "22:5", "f32 tile at several addresses is not lowered")])
+    ("int_view", "16:31", "an array's memory read as another dtype")])
 def test_round7_refusals_say_why_with_a_place(tmp_path, kernel, where, says):
     """What stays refused, each with file:line:col and the reason: a negative literal with an unsigned tile (Triton
-    refuses it too), a pointer reinterpreted as another dtype (no cuTile Python counterpart), an f32 atomic max
-    of a tile of several addresses (only one address is a compare-and-swap loop)."""
+    refuses it too), a pointer reinterpreted as another dtype (no cuTile Python counterpart). (An f32 atomic max of
+    a tile of several addresses, `lanes_max`, was refused until round 25b: tests/test_triton_round25b.py.)"""
     from tileport.frontends.triton.lower import LoweringError, lower
     from tileport.frontends.triton.source import find_kernel
 

@@ -991,10 +991,10 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "max/min a compare-and-swap loop (`ct.atomic_cas` on the f32 array until it returns what was expected) "
               "applying Triton's own update of the bits (signed max where the value's sign bit is clear, unsigned "
               "min where it is set; written with signed operations): exact, signed zeros and NaNs as Triton orders "
-              "them", S,
+              "them; at several addresses, again for the lanes that lost their swap until none is left", S,
               "idioms/idiom_atomic",
               "the translator's atomics (add on i32/i64/f32, max/min/and/or/xor on integers, xchg, cas on integers "
-              "and f32); an f32 max/min of a tile of several addresses; a pointer reinterpreted as another dtype "
+              "and f32); a pointer reinterpreted as another dtype "
               "(`p.to(tl.pointer_type(tl.int32))`)"),
     Construct("triton-trans-scan", "`tl.trans(x)`, `x.T`, `tl.permute(x, dims)`, `tl.cumsum` / `tl.cumprod`, "
               "`tl.associative_scan(x, axis, f)` with any @triton.jit `f` (a running max, a segmented sum over "
@@ -1131,10 +1131,12 @@ TRITON_COVERAGE: tuple[Construct, ...] = (
               "`rsqrt_rn` refused with their reason"),
     Construct("triton-round25b", "`and` / `or` / `not` with a tensor among the operands: loaded elements (`if pd > "
               "0 and pt / pd >= u:`, speculative decoding's acceptance) and boolean tiles (`(x > lo) and (x < hi)`, "
-              "`inside and not far`)",
+              "`inside and not far`); `tl.atomic_max` / `tl.atomic_min` of an f32 tile at several addresses (a "
+              "segment maximum by sorted ids)",
               "Python's `and` / `or` / `not` of 0-d truths where every operand is a scalar or one loaded element, "
               "as Triton's logical_and / not_ of i1 scalars; `&` / `|` / `~` of boolean tiles lane by lane (Triton's "
-              "compiler: `arith.andi` / `arith.xori` of i1 tensors)", S, "r25b/accept_chain",
+              "compiler: `arith.andi` / `arith.xori` of i1 tensors); each lane's compare-and-swap loop, again for the "
+              "lanes that lost theirs (lanes of one address among them) until none is left", S, "r25b/accept_chain",
               "a non-boolean operand (`pd and ..`, `not x` of a float) refused with Triton's reason (it bitcasts each "
               "operand to i1)"),
     Construct("triton-other", "`tl.randn`/`tl.randint`, 64-bit scalars",

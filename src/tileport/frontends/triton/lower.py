@@ -5276,11 +5276,9 @@ class _Lowerer:
         by a compare-and-swap loop on the f32 array: read, compute the updated bits, ``ct.atomic_cas`` (a bitwise
         compare), again from the element it returns until it returned what was expected. The unsigned min / max
         is written with signed operations (the translator takes none of uint32 tiles). The value is the element
-        the update replaced, as Triton's. Tiles of several addresses are refused."""
-        if value.shape and any(d != "1" for d in value.shape):
-            raise self.fail(node, f"tl.{fn} of an f32 tile at several addresses is not lowered (cuTile Python 1.7's "
-                                  f"ct.{fn} takes integer arrays only; one address is lowered as a compare-and-swap "
-                                  "loop)")
+        the update replaced, as Triton's. A tile of several addresses (a segment maximum by sorted ids, a
+        scatter-amax: ``_float_atomic_minmax_lanes``) runs the loop until every lane's swap went through."""
+        several = bool(value.shape) and any(d != "1" for d in value.shape)
         self._temps = getattr(self, "_temps", 0) + 1
         n = f"{self.prefix}{fn[len('atomic_'):]}{self._temps}"
         bits = f"{n}_bits"
@@ -5300,6 +5298,22 @@ class _Lowerer:
             opts = opts.replace(", memory_order=ct.MemoryOrder.RELAXED", "")
             self.notes.append(f"line {getattr(node, 'lineno', 0)}: tl.{fn}(.., sem='relaxed') of f32: its "
                               "compare-and-swap loop at acq_rel")
+        if several:
+            # each lane's compare-and-swap, again for the lanes that lost it (another lane or program wrote the
+            # element between the read and the swap: lanes of one address among them) from the element it
+            # returned, until none is left; a lane that won is sent past the array's end (the bounds check skips
+            # it) and keeps the element it replaced. Masked lanes are past the end from the start.
+            at2 = f"ct.where({n}_done, 2147483647, {n}_at)"
+            cas = f"ct.atomic_cas({arr}, {at2}, {n}_old, {updated(n + '_old')}{opts})"
+            self.emit(f"{n}_old = ct.gather({arr}, {n}_at)")
+            self.emit(f"{n}_done = {n}_at == 2147483647")
+            self.emit(f"{n}_prev = {cas}")
+            self.emit(f"{n}_done = {n}_done | (ct.bitcast({n}_prev, ct.int32) == ct.bitcast({n}_old, ct.int32))")
+            self.emit(f"while ct.sum(ct.where({n}_done, 0, 1)) > 0:")
+            self.emit(f"    {n}_old = ct.where({n}_done, {n}_old, {n}_prev)")
+            self.emit(f"    {n}_prev = {cas}")
+            self.emit(f"    {n}_done = {n}_done | (ct.bitcast({n}_prev, ct.int32) == ct.bitcast({n}_old, ct.int32))")
+            return Tile(f"{n}_old", value.shape, F32)
         cas = f"ct.atomic_cas({arr}, {n}_at, {n}_old, {updated(n + '_old')}{opts})"
         self.emit(f"{n}_old = ct.gather({arr}, {n}_at)")
         self.emit(f"{n}_prev = {cas}")
