@@ -212,6 +212,21 @@ def view_layout(view: View, shape: Sequence[int], strides: Sequence[int], values
         else:
             ext[k] = max(0, (span - 1 - used) // vstrides[k] + 1) if vstrides[k] > 0 and span > 0 else \
                 (1 if span else 0)
+            rows = -(-span // vstrides[k]) if vstrides[k] > 0 else 0
+            units = [j for j, d in enumerate(view.dims) if d.stride == "1" and d.extent is not None and j != k]
+            steps = [vstrides[j] for j in range(len(vstrides)) if j != k and vstrides[j] > 1 and (ext[j] or 0) > 1]
+            if vstrides[k] > 0 and used >= vstrides[k] and ext[k] < rows and \
+                    all(s < vstrides[k] for j, s in enumerate(vstrides) if j != k) and \
+                    any(steps and (ext[j] or 0) > min(steps) for j in units):
+                # the inner dimensions reach past the outer stride (a bounded unit-stride run longer than the next
+                # stride: `x + pid * C * n + offs` with `offs < n * C` beside `x + pid * C * n + c * n + cols`):
+                # the rows overlap, and the outermost would take fewer rows than the tensor holds — its last ones
+                # read padding where Triton reads the tensor (group norm's statistics over a whole group, silently)
+                raise ViewError(f"{name}: the kernel's view (strides {tuple(vstrides)}, inner extents "
+                                f"{[e for j, e in enumerate(ext) if j != k]}) reaches {used + 1} elements inside "
+                                f"each step of its outermost dimension (stride {vstrides[k]}) at this launch (shape "
+                                f"{tuple(shape)}, strides {tuple(strides)}): its rows overlap, so it would hold "
+                                f"{ext[k]} of the tensor's {rows} — read the pointer through one layout")
     final = tuple(int(e) for e in ext)  # type: ignore[arg-type]
     for k, block in view.blocks:
         moving = block.startswith("every ")
