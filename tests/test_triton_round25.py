@@ -7,18 +7,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import test_triton_round24 as r24
 import test_triton_two_layouts as two
 
-from conftest import load_module
+from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round25.py"
 MOD = load_module(FIXTURE, "triton_round25_fixture")
-NAMES = ()
+NAMES = ("label_return",)
 
 lowered = two.lowered_fixture(FIXTURE, NAMES + ("group_two_layouts",), "round25")
+
+
+@needs_cargo
+def test_round25_kernels_port_and_prove(tmp_path):
+    two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
 
 
 def _run(lowered, name, grid, args, kw):
@@ -27,6 +33,22 @@ def _run(lowered, name, grid, args, kw):
 
 def _cases(name):
     return [c for c in MOD.cases() if c[0] == name]
+
+
+def test_round25_return_under_an_if_inside_a_constexpr_if(lowered):
+    """`if HAS_LABEL: label = tl.load(..); if label == ignore_index: <zero the row>; return` then the row's work
+    (JSD / cross-entropy with an optional label): the statements after the outer `if` go into both its arms, each
+    cut at its own `return` (was "`return` inside a loop or branch is not lowered"); the translator takes the loop
+    index both arms' loops bind as no result of the `if` (was "`i` is not bound on every path of the `if`")."""
+    src = (lowered / "label_return" / "lowered.py").read_text()
+    assert "return" not in src.split("def label_return")[1], src
+    for name, grid, args, kw in _cases("label_return"):
+        got = _run(lowered, name, grid, args, kw)[2]
+        x = args[0]
+        want = x * np.float32(2.0) + np.float32(1.0)
+        if kw["HAS_LABEL"]:
+            want[args[1] == -100] = 0.0
+        assert np.array_equal(got, want), (kw, got[:, :4], want[:, :4])
 
 
 def test_round25_overlapping_two_layout_view_refused_at_launch(lowered):
@@ -39,3 +61,17 @@ def test_round25_overlapping_two_layout_view_refused_at_launch(lowered):
     (case,) = _cases("group_two_layouts")
     with pytest.raises(ViewError, match=r"rows overlap, so it would hold 1 of the tensor's 2"):
         _run(lowered, *case)
+
+
+def test_round25_return_inside_a_loop_stays_refused(tmp_path):
+    """A `return` inside a loop has no `else` to take the rest: refused at its file:line:col."""
+    from tileport.frontends.triton.lower import LoweringError
+    from tileport.pipeline.triton import lower_from_launches
+
+    mine = [l for l in two.captured_launches(FIXTURE) if l["kernel"].endswith("::label_return")]
+    fx = tmp_path / "k.py"
+    fx.write_text(FIXTURE.read_text().replace("        x = tl.load(x_ptr + offs, mask=offs < n_cols, other=0.0)\n",
+                                              "        x = tl.load(x_ptr + offs, mask=offs < n_cols, other=0.0)\n"
+                                              "        if i > 1000:\n            return\n", 1))
+    with pytest.raises(LoweringError, match=r"k.py:\d+:\d+: `return` inside a loop or branch is not lowered"):
+        lower_from_launches(f"{fx}::label_return", mine)

@@ -1617,7 +1617,11 @@ class Emitter:
         if not node.orelse or not self._defines_names_read_later(st):
             return []
         arms.append(node.orelse)
-        bound = [[n.id for sub in arm for n in walk_nodes(sub) if isinstance(n, ast.Name) and
+        # (a name an arm binds only inside a loop — its index, the loop's temporaries — ends with the loop: it
+        # is no result, as a later read of it is cuTile Python's "potentially undefined" error; the same loop
+        # in each arm of an `if` whose statements after it were copied into both, by the Triton lowering's
+        # early returns, binds its index in every arm)
+        bound = [[n.id for sub in arm for n in _walk_outside_loops(sub) if isinstance(n, ast.Name) and
                   isinstance(n.ctx, ast.Store) and n.id not in self.env] for arm in arms]
         return [n for n in dict.fromkeys(bound[0]) if all(n in b for b in bound[1:])]
 
@@ -7746,3 +7750,15 @@ def _int_conversion(src: str, dst: str, code: str) -> str | None:
     if b < a:   # (wrapping, as cuTile Python's: the port's declared op, see rustgen.declared_ops)
         return f"trunci_wrapping({code}, overflow::None)"
     return f"bitcast({code})"
+
+
+def _walk_outside_loops(node: ast.AST):
+    """``walk_nodes(node)`` (in its order) but for what lies inside a ``for`` / ``while`` (its target, test and
+    body)."""
+    todo = [node]
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, (ast.For, ast.While)):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))

@@ -7077,18 +7077,46 @@ def _junk_unobservable(lw: "_Lowerer") -> bool:
 def _early_returns_as_else(body: list[ast.stmt]) -> list[ast.stmt]:
     """The kernel's top-level ``if C: ...; return`` (a guard: ``if pid >= n: return``, or a special case handled
     apart) with the statements after it moved into its ``else``: the same program without an early return, which
-    cuTile Python cannot write. Applied again inside each ``else``."""
+    cuTile Python cannot write. Applied again inside each ``else``. An ``if`` that returns deeper, in an ``if`` of
+    its arms (``if HAS_LABEL: label = ..; if label == ignore_index: ..; return``), gets the statements after it in
+    both arms, each arm cut at its own bare ``return`` and rewritten alike; a ``return`` inside a loop stays."""
     out: list[ast.stmt] = []
     for i, st in enumerate(body):
         if (isinstance(st, ast.If) and not st.orelse and st.body and isinstance(st.body[-1], ast.Return)
-                and st.body[-1].value is None and i + 1 < len(body)):
+                and st.body[-1].value is None and i + 1 < len(body)
+                and not any(_returns_in_branches(x) for x in st.body[:-1])):
             rest = _early_returns_as_else(body[i + 1:])
             arm = st.body[:-1] or [ast.Pass()]
             new = ast.If(test=st.test, body=arm, orelse=rest)
             out.append(ast.copy_location(new, st))
             return out
+        if isinstance(st, ast.If) and _returns_in_branches(st):
+            rest = body[i + 1:]
+            arms = [_early_returns_as_else(_cut_at_return(arm + rest)) for arm in (st.body, st.orelse)]
+            out.append(ast.copy_location(ast.If(test=st.test, body=arms[0] or [ast.Pass()], orelse=arms[1]), st))
+            return out
+        if isinstance(st, ast.Return) and st.value is None and i + 1 < len(body):
+            return out   # (an arm's own `return`, the statements after it moved there: none of them runs)
         out.append(st)
     return out
+
+
+def _returns_in_branches(st: ast.stmt) -> bool:
+    """Whether ``st`` is a bare ``return`` or an ``if`` holding one in its arms (through nested ``if``s, not
+    loops)."""
+    if isinstance(st, ast.Return):
+        return st.value is None
+    if isinstance(st, ast.If):
+        return any(_returns_in_branches(x) for x in st.body + st.orelse)
+    return False
+
+
+def _cut_at_return(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """``stmts`` up to its first top-level bare ``return`` (dropped, with what follows it)."""
+    for i, st in enumerate(stmts):
+        if isinstance(st, ast.Return) and st.value is None:
+            return stmts[:i]
+    return stmts
 
 
 def _number(v: float) -> str:
