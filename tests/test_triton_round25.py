@@ -17,7 +17,7 @@ from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round25.py"
 MOD = load_module(FIXTURE, "triton_round25_fixture")
-NAMES = ("label_return",)
+NAMES = ("label_return", "nested_offsets")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES + ("group_two_layouts",), "round25")
 
@@ -49,6 +49,17 @@ def test_round25_return_under_an_if_inside_a_constexpr_if(lowered):
         if kw["HAS_LABEL"]:
             want[args[1] == -100] = 0.0
         assert np.array_equal(got, want), (kw, got[:, :4], want[:, :4])
+
+
+def test_round25_offsets_assigned_by_inner_loops(lowered):
+    """`offs = i + br` in a first loop, then again in a loop inside `for rep in tl.range(REPS)`: each inner
+    iteration assigns it before reading it, so the outer loop carries nothing (was "offs is a pointer, index or mask
+    updated inside a loop")."""
+    (case,) = _cases("nested_offsets")
+    got = _run(lowered, *case)[1]
+    x = case[2][0]
+    want = x * x.sum(axis=1, keepdims=True) + 1
+    assert np.allclose(got, want, rtol=1e-5, atol=1e-4)
 
 
 def test_round25_overlapping_two_layout_view_refused_at_launch(lowered):
