@@ -1603,7 +1603,11 @@ class _Lowerer:
                   if self.env.get(n) == Scalar(self.prefix + n) and self.prefix + n in self._scalar_lines}
         old_carried, old_outer = self._carried, self._loop_outer
         self._carried = old_carried | carried
-        self._loop_outer = old_outer | {n for n in carried & set(self.env) if not _written_first(s.body, n)}
+        # (a name only inner loops assign, each iteration of theirs first — `offs = i + tl.arange(..)` in a loop
+        # over each channel's blocks, `offs` also a name of an earlier loop — carries nothing from one iteration
+        # of this loop to the next: it is no name updated here)
+        self._loop_outer = old_outer | {n for n in carried & set(self.env) if not _written_first(s.body, n)
+                                        and not _inner_loops_write_first(s.body, n)}
         rng = stop if start == "0" and step == "1" else f"{start}, {stop}" if step == "1" else f"{start}, {stop}, {step}"
         if self.function(it.func) == "static_range" and any(
                 isinstance(n, ast.For) and any(isinstance(m, ast.Name) and m.id == var for m in walk_nodes(n.iter))
@@ -7072,6 +7076,23 @@ def _junk_unobservable(lw: "_Lowerer") -> bool:
             return False
         if env == before:
             return True
+
+
+def _inner_loops_write_first(body: list[ast.stmt], name: str) -> bool:
+    """Whether ``name`` is touched in ``body`` only inside inner ``for`` loops each of whose iterations assigns it
+    before reading it (`_written_first`, or again of their own inner loops), not in their ranges: then no value of
+    it reaches the next iteration of the loop over ``body``, nor code after an inner loop."""
+    touched = False
+    for st in body:
+        if not any(isinstance(n, ast.Name) and n.id == name for n in walk_nodes(st)):
+            continue
+        if not (isinstance(st, ast.For) and not st.orelse
+                and not any(isinstance(n, ast.Name) and n.id == name for n in walk_nodes(st.iter))
+                and not any(isinstance(n, ast.Name) and n.id == name for n in walk_nodes(st.target))
+                and (_written_first(st.body, name) or _inner_loops_write_first(st.body, name))):
+            return False
+        touched = True
+    return touched
 
 
 def _early_returns_as_else(body: list[ast.stmt]) -> list[ast.stmt]:
