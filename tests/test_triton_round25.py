@@ -17,7 +17,7 @@ from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round25.py"
 MOD = load_module(FIXTURE, "triton_round25_fixture")
-NAMES = ("label_return", "nested_offsets")
+NAMES = ("label_return", "nested_offsets", "dtype_named_constexpr")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES + ("group_two_layouts",), "round25")
 
@@ -60,6 +60,20 @@ def test_round25_offsets_assigned_by_inner_loops(lowered):
     x = case[2][0]
     want = x * x.sum(axis=1, keepdims=True) + 1
     assert np.allclose(got, want, rtol=1e-5, atol=1e-4)
+
+
+def test_round25_constexpr_named_dtype(lowered):
+    """`dtype: tl.constexpr` passed `tl.float16` (a layer-norm backward's output dtype): the lowered body's
+    `dtype=` keyword arguments (`ct.zeros(.., dtype=ct.float32)`) are no use of the parameter (was "dtype (a string
+    constexpr) is used in the kernel beyond `if`s the launches decide")."""
+    src = (lowered / "dtype_named_constexpr" / "lowered.py").read_text()
+    assert "ct.astype(x * 3.0, ct.float16)" in src.replace("(x * 3.0)", "x * 3.0"), src
+    (case,) = _cases("dtype_named_constexpr")
+    _, y, part, *_ = _run(lowered, *case)
+    x = case[2][0]
+    assert np.array_equal(y, (x * np.float32(3.0)).astype(np.float16))
+    want = np.stack([x[0] + x[1], x[2] + x[3]]).astype(np.float16)
+    assert np.array_equal(part, want), (part[:, :4], want[:, :4])
 
 
 def test_round25_overlapping_two_layout_view_refused_at_launch(lowered):

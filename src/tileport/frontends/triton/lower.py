@@ -7171,9 +7171,16 @@ def _drop_code_tests(text: str, name: str) -> str:
 
 
 def _mentions(text: str, name: str) -> bool:
+    """Whether ``text`` reads ``name``; a keyword argument of that name (`ct.full(.., dtype=ct.float32)` for a
+    constexpr called `dtype`) is no mention of it."""
     import re
 
-    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
+    for m in re.finditer(rf"(?<![\w.]){re.escape(name)}(?!\w)", text):
+        before = text[:m.start()].rstrip()
+        if before.endswith(("(", ",")) and re.match(r"\s*=(?!=)", text[m.end():]):
+            continue
+        return True
+    return False
 
 
 #: cuTile kernel options a lowering may be given (Triton's num_warps/num_stages have no cuTile counterpart), and
