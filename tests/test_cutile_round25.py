@@ -88,3 +88,27 @@ def test_a_comparison_converted_is_not_bound(tmp_path):
          ct.store(y, (i,), (p < n).astype(ct.int32))
      """, "y=i32[?]/1, n=i32, B=#256", consts=("B",)))
     assert "_mask" not in body and "exti(lt_tile(" in body, body
+
+
+def test_an_atomic_is_ordered_after_the_reads_of_its_array(tmp_path):
+    """`lu = ct.gather(labels, u)` .. then `ct.atomic_min(labels, u, ..)` (round 25's p11 `label_propagation`):
+    **unproven** — cuTile Python's token order joins each gather's token into the array's, so the atomic comes
+    after the reads of its array; the port's atomic started from the array's own token ("join_tokens vs
+    make_token"). The gathers' read tokens of an array an atomic updates are kept and joined into the atomic's
+    input token, as a scatter's are."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(src, labels, n, B: ct.Constant[int]):
+         i = ct.bid(0)
+         e = i * B + ct.arange(B, dtype=ct.int32)
+         u = ct.gather(src, e, mask=e < n, padding_value=0)
+         lu = ct.gather(labels, u)
+         lw = ct.gather(labels, u + 1)
+         ct.atomic_min(labels, u, ct.minimum(lu, lw))
+     """, "src=i32[?]/1, labels=i32[?]/1, n=i32, B=#128", consts=("B",)))
+    assert "let (labels_gather, labels_gather_read)" in body, body
+    assert "let labels_atomic_min_after_reads: Token = join_tokens(&[join_tokens(&[labels_atomic_min_token, " \
+           "labels_gather_read]), labels_gather_2_read]);" in body, body
+    assert "Some(labels_atomic_min_after_reads)" in body, body
+    assert "src_gather_read" not in body, body   # (an array no atomic updates: its reads order nothing)
+

@@ -328,7 +328,11 @@ class Emitter:
         #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
         #: only when another follows)
         self.scatters_left = _scatter_counts(fn)
-        #: array → (token, scope) of its gathers since its last scatter (the next scatter joins them)
+        #: arrays an atomic updates: their gathers' read tokens are kept, the next atomic on the array joins them
+        self.atomic_targets = {n.args[0].id for n in walk_nodes(fn) if isinstance(n, ast.Call) and n.args and
+                               isinstance(n.args[0], ast.Name) and isinstance(n.func, ast.Attribute) and
+                               n.func.attr in ATOMIC_MODES}
+        #: array → (token, scope) of its gathers since its last scatter or atomic (the next one joins them)
         self.reads: dict[str, list[tuple[str, int]]] = {}
         #: (array, dim) of every stride a gather/scatter needs as an entry parameter, in order of first use
         self.stride_params: list[tuple[str, int]] = []
@@ -4814,7 +4818,8 @@ class Emitter:
         chain = self.chained_reads.get(name) or self.after_reads.get(name)
         if tokens:   # joined into the array's last-op token, which its next store waits on
             read = f"{g}_read"
-        elif name in self.scatters_left:   # a scatter into the array orders itself after this read (see scatter)
+        elif name in self.scatters_left or (name in self.atomic_targets and not self.acq_mode):
+            # a scatter into the array, or an atomic on it, orders itself after this read (see scatter, atomic)
             read = f"{g}_read"
             if not chain:
                 self.reads.setdefault(name, []).append((read, self._scope_id()))
@@ -5030,6 +5035,15 @@ class Emitter:
         arr, elem, g, ty, dims = self.pointer_access(call, fn, {}, checked, token=prev is None)
         if ty.dtype not in ATOMIC_MODES[op]:
             raise self.refuse(call, "atomics", f"{fn} on {ty.dtype} ({', '.join(ATOMIC_MODES[op])} are supported)")
+        # cuTile Python orders an atomic after the earlier reads of its array (the array's token joins each
+        # gather's, `lu = ct.gather(labels, u)` then `ct.atomic_min(labels, u, ..)`: a label propagation); this
+        # scope's gathers are joined into its input token, as a scatter's are
+        reads = [t for t, scope in self.reads.pop(arr, []) if scope == self._scope_id()] \
+            if not self.acq_mode else []
+        if reads:
+            joined = self.fresh(f"{g}_after_reads")
+            self.body.append(f"let {joined}: Token = {_join_chain(prev or g + '_token', reads)};")
+            prev = joined
         values = []
         for v_node in call.args[2:]:
             vcode, vty = self.as_array_dtype(*self.expr(v_node), ty, arr, v_node, fn, "atomics")
