@@ -112,3 +112,25 @@ def test_an_atomic_is_ordered_after_the_reads_of_its_array(tmp_path):
     assert "Some(labels_atomic_min_after_reads)" in body, body
     assert "src_gather_read" not in body, body   # (an array no atomic updates: its reads order nothing)
 
+
+def test_an_unsigned_or_narrow_integer_tile_modulo_a_constant(tmp_path):
+    """`h % NBITS` of a uint32 hash tile (round 25's p11 `bloom_insert`) was refused ("of Tile<u32> and i32 (i32
+    or i64 scalars are translated)"): cuTile Python types the Python int as the tile and emits the signed recipe's
+    remi / compares / select in that dtype (unsigned there); the port writes the same (`i8` `//` too). A runtime
+    i32 scalar with a uint32 tile stays refused (cuda.tile itself rejects the promotion)."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, y, NB: ct.Constant[int], B: ct.Constant[int]):
+         i = ct.bid(0)
+         h = ct.load(x, (i,), (B,))
+         ct.store(y, (i,), h % NB)
+     """, "x=u32[?]/1, y=u32[?]/1, NB=#1000, B=#128", consts=("NB", "B")))
+    assert "remi(h, divisor)" in body and "Tile<u32, { [B] }>" in body, body
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: `h % n` of Tile<u32"):
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(x, y, n, B: ct.Constant[int]):
+             i = ct.bid(0)
+             h = ct.load(x, (i,), (B,))
+             ct.store(y, (i,), h % n)
+         """, "x=u32[?]/1, y=u32[?]/1, n=i32, B=#128", consts=("B",))

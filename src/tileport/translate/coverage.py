@@ -350,7 +350,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "or i64 one (`page, off = divmod(slot, PAGE)` of an int64 slot's `.item()`: the i32 widened, as in "
               "row arith-promote); `q, r = divmod(a, b)` "
               "(resolve's divmod rewrite); of i32 or i64 tiles "
-              "(an i32 scalar operand widened: `slot % PAGE`, slot an int64 tile)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
+              "(an i32 scalar operand widened: `slot % PAGE`, slot an int64 tile); of an unsigned or 8/16-bit "
+              "integer tile and one of its dtype or a Python int constant (`h % NBITS` of a uint32 hash, round 25: "
+              "the same recipe in that dtype, unsigned where it is; cuTile Python 1.7 itself cannot compile an "
+              "unsigned `//`, docs/corpus.md limits)", "on the 0-d tiles (`scalar_to_tile` / `tile_to_scalar`): "
               "`divi(.., rounding::NegativeInf)`; `remi` then `+ b` where the remainder is non-zero and its sign "
               "differs from b's (a `select`), as cuTile Python lowers them", S, None,
               "proven by tests/test_port.py::test_small_kernels_are_proven; of tiles: planned"),

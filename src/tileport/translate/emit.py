@@ -6627,6 +6627,15 @@ class Emitter:
         if (isinstance(lt, Tile) or isinstance(rt, Tile)) and {getattr(lt, "dtype", None),
                                                                 getattr(rt, "dtype", None)} <= {"i32", "i64"}:
             return self.floordiv_tile(node, lc, lt, rc, rt)
+        if (tile := next((t for t in (lt, rt) if isinstance(t, Tile)), None)) is not None and \
+                tile.dtype in INTEGER_DTYPES and all(
+                    t.dtype == tile.dtype or (type(self.const_value(n)[1]) is int and self.const_value(n)[0])
+                    for t, n in ((lt, node.left), (rt, node.right))):
+            # an unsigned or narrow integer tile and one of its dtype or a Python int constant (`h % NBITS` of a
+            # uint32 hash: cuTile Python types the constant as the tile, as operand_as_tile writes it): the same
+            # divi / remi recipe in that dtype, whose signedness cutile takes from the element type as cuTile
+            # Python's does (an unsigned remainder's sign tests are false, and emitted all the same)
+            return self.floordiv_tile(node, lc, lt, rc, rt)
         if (isinstance(lt, Tile) or isinstance(rt, Tile)) and \
                 {getattr(lt, "dtype", None), getattr(rt, "dtype", None)} <= {"f32", "i32"} and \
                 "f32" in {getattr(lt, "dtype", None), getattr(rt, "dtype", None)}:
