@@ -134,3 +134,30 @@ def test_an_unsigned_or_narrow_integer_tile_modulo_a_constant(tmp_path):
              h = ct.load(x, (i,), (B,))
              ct.store(y, (i,), h % n)
          """, "x=u32[?]/1, y=u32[?]/1, n=i32, B=#128", consts=("B",))
+
+
+def test_an_atomic_on_an_array_also_loaded_as_tiles(tmp_path):
+    """`t = ct.load(x, (i,), (B,))` then `ct.atomic_add(x, p, t)` (an array read as tiles and updated atomically)
+    was refused ("array 'x' is scattered into and also loaded or stored as tiles"): the views' tokens and the
+    atomic's are ordered only by the array's own tokens. An acquiring atomic there now takes the acquire-ordered
+    path (cuTile Python's token order emulated per array: the load's partition token joined into the array's, the
+    atomic after it); a scatter beside tile accesses of its array stays refused at its position."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(x, idx, B: ct.Constant[int]):
+         i = ct.bid(0)
+         t = ct.load(x, (i,), (B,))
+         p = ct.load(idx, (i,), (B,))
+         ct.atomic_add(x, p, t)
+     """, "x=i32[?]/1, idx=i32[?]/1, B=#128", consts=("B",)))
+    assert "zz_00x_token = join_tokens(&[zz_00x_token, get_partition_token(&x_view)]);" in body, body
+    assert "Some(x_after)" in body, body
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: array 'x' is scattered into and also loaded or stored "
+                                          r"as tiles"):
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(x, idx, B: ct.Constant[int]):
+             i = ct.bid(0)
+             t = ct.load(x, (i,), (B,))
+             ct.scatter(x, ct.load(idx, (i,), (B,)), t + 1)
+         """, "x=i32[?]/1, idx=i32[?]/1, B=#128", consts=("B",))

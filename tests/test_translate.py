@@ -99,11 +99,11 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0), 0), shape=(B, B), order="A")
          ct.store(y, index=(ct.bid(0), 0), tile=t)
      """, "x=f32[?,?]/?,1, y=f32[?,?]/?,1, B=#16", "load-order", 7, "literal tuple"),
-    ("atomic on an array that is also loaded", """
+    ("relaxed atomic on an array that is also loaded", """
      @ct.kernel
      def k(x, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
-         ct.atomic_add(x, ct.arange(B, dtype=ct.int32), t)
+         ct.atomic_add(x, ct.arange(B, dtype=ct.int32), t, memory_order=ct.MemoryOrder.RELAXED)
      """, "x=i32[?]/1, B=#16", "store-other", 8, "scattered into and also loaded"),
     ("atomic checked by a runtime bool", """
      @ct.kernel

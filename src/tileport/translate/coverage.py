@@ -599,7 +599,9 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "operations after one (a spin lock: `while ct.atomic_cas(lock, i, 0, 1) == 1: pass`, loads, gathers and "
               "stores of other arrays, `if`s, then a releasing `ct.atomic_xchg(lock, i, 0)`); a releasing atomic after "
               "stores inside a loop or branch (an RMS norm backward's dW added after its rows' dx stores: "
-              "llm/rms_bwd_atomic_dw); no scatter",
+              "llm/rms_bwd_atomic_dw); an acquiring atomic on an array the kernel also loads or stores as tiles "
+              "(`t = ct.load(x, ..)` then `ct.atomic_add(x, idx, t)`, round 25; a relaxed one there refused); no "
+              "scatter",
               "cuTile Python's token_order pass written out: per array a last-operation and a last-write `let mut` "
               "token (`zz_<k><array>_token`/`_wtoken`, k its rank by first access) and an acquire token "
               "(`zz_zz_acquire`); reads wait on the last write, writes and atomics on the last operation, every "

@@ -614,9 +614,7 @@ class Emitter:
             # (or one scatter and one tile access, the array's only accesses, in the two arms of an `if` outside
             # loops, a runtime one too: `if full: ct.store(y, ..) else: ct.scatter(y, .., mask=)`; each starts from
             # the array's first token and nothing after the `if` waits on either)
-            alone = len(calls) == len(tiled) == 1 and sum(
-                1 for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and n.args and
-                isinstance(n.args[0], ast.Name) and n.args[0].id == name) == 2
+            alone = len(calls) == len(tiled) == 1 and self._accesses(name) == 2
             runtime = self._runtime_arms() if alone else {}
             # (an acquire-ordered kernel orders every operation on an array by that array's own tokens, the pointer
             # ops and the views alike: acquire_ordered)
@@ -805,12 +803,37 @@ class Emitter:
         nested_write = any(self._releases(a) and any((self.ct(n.func) == "store" and id(n) in nested or
                                                       self.ct(n.func) == "scatter") and
                                                      n.lineno < a.lineno for n in calls) for a in atomics)
-        if not later and not nested_write and not any(id(a) in nested for a in atomics if self._acquires(a) or
-                                                      self._releases(a)):
+        # (or an atomic on an array the kernel also loads or stores as tiles: `t = ct.load(x, ..)` then
+        # `ct.atomic_add(x, idx, t)` — the views' tokens and the atomic's are ordered only by the array's own
+        # tokens, as cuTile Python orders them, which the narrower orderings refuse to mix)
+        arms = self._constant_arms()[0]
+        tiled = [n for n in calls if self.ct(n.func) in ("load", "store") and n.args and
+                 isinstance(n.args[0], ast.Name)]
+        mixed = any(a.args and isinstance(a.args[0], ast.Name) and a.args[0].id == b.args[0].id and
+                    not _exclusive(arms.get(id(a), ()), arms.get(id(b), ())) and
+                    not self._alone_in_runtime_arms(a.args[0].id)
+                    for a in atomics for b in tiled)
+        if not later and not nested_write and not mixed and \
+                not any(id(a) in nested for a in atomics if self._acquires(a) or self._releases(a)):
             return False
         if self.slices:
             return False   # (not carried in this form yet: refused where the narrower orderings refuse it)
         return True
+
+    def _accesses(self, name: str) -> int:
+        """How many calls of the kernel take the array ``name`` first."""
+        return sum(1 for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and n.args and
+                   isinstance(n.args[0], ast.Name) and n.args[0].id == name)
+
+    def _alone_in_runtime_arms(self, name: str) -> bool:
+        """``name``'s only two accesses, a pointer op and a tile access, in the two arms of a runtime `if` (the
+        form the mixing check ports without ordering them: each starts from the array's first token)."""
+        if self._accesses(name) != 2:
+            return False
+        ops = [n for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and n.args and
+               isinstance(n.args[0], ast.Name) and n.args[0].id == name]
+        runtime = self._runtime_arms()
+        return _exclusive(runtime.get(id(ops[0]), ()), runtime.get(id(ops[1]), ()))
 
     def _atomic_order(self, call: ast.Call) -> str:
         """An atomic's `memory_order=` by name (`RELAXED`, ..), ACQ_REL where not given (ct.atomic_*'s default)."""
