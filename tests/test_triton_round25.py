@@ -17,7 +17,7 @@ from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round25.py"
 MOD = load_module(FIXTURE, "triton_round25_fixture")
-NAMES = ("label_return", "nested_offsets", "dtype_named_constexpr")
+NAMES = ("label_return", "nested_offsets", "dtype_named_constexpr", "element_then_rows")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES + ("group_two_layouts",), "round25")
 
@@ -74,6 +74,21 @@ def test_round25_constexpr_named_dtype(lowered):
     assert np.array_equal(y, (x * np.float32(3.0)).astype(np.float16))
     want = np.stack([x[0] + x[1], x[2] + x[3]]).astype(np.float16)
     assert np.array_equal(part, want), (part[:, :4], want[:, :4])
+
+
+def test_round25_element_view_laid_out_again(lowered):
+    """`out_ptr += pid * out_stride`, then `tl.store(out_ptr, s)` under `if not PER_ELEMENT:` and `tl.store(out_ptr +
+    cols, v, mask=..)` in its else (a TVD / KL loss per row or per element): the view the element made first (one
+    dimension of stride out_stride) is laid out again as the row view `(out_stride, 1)`, the element at column 0
+    — it made every access of out_ptr a scatter at flat offsets, which with the scatters in a loop and after it the
+    translator refused (set i's `_tv_distance_kernel`)."""
+    src = (lowered / "element_then_rows" / "lowered.py").read_text()
+    assert "ct.scatter" not in src and "ct.store(out_ptr, index=(pid, 0)" in src, src
+    for name, grid, args, kw in _cases("element_then_rows"):
+        got = _run(lowered, name, grid, args, kw)[1]
+        x = args[0]
+        want = (x * x).sum(axis=1) if not kw["PER_ELEMENT"] else x * x
+        assert np.allclose(got, want, rtol=1e-6), (kw, got[:2], want[:2])
 
 
 def test_round25_overlapping_two_layout_view_refused_at_launch(lowered):

@@ -851,6 +851,7 @@ class _Lowerer:
         #: a first lowering found for them (a gather is then indexed per dimension of that view: `_Relayout`)
         self._flat_gathers: set[str] = set()
         self.seed_views: dict[str, View] = {}
+        self._element_only: set[str] = set()   # arrays whose view one element made (`_view`)
         self._scalar_lines: dict[str, tuple[int, str]] = {}
         self._grid_sizes: set[str] = set()   # names bound to tl.num_programs(k) (and never re-bound)  # a named scalar → (the line binding it last, its value)
         self.view_sites: dict[str, ast.AST] = {}
@@ -5825,6 +5826,14 @@ class _Lowerer:
         if [d.stride for d in old.dims] != [d.stride for d in dims]:
             if param in self._flat_gathers and param not in self.seed_views and len(dims) > 1:
                 raise _Relayout(param, View(param, tuple(Dim(d.stride, None) for d in dims)))
+            if (param in self._element_only and param not in self.seed_views and param not in self.gathered_arrays
+                    and len(dims) > len(old.dims) and all(d.extent is None for d in old.dims)
+                    and _subsequence([d.stride for d in old.dims], [d.stride for d in dims])):
+                # a view one element made (`loss_ptr += pid * loss_stride; tl.store(loss_ptr, s)` in one arm of an
+                # `if` on constexprs), then a tile of more dimensions (`loss_ptr + offs` in the other arm, a loss per
+                # element): lowered again with the richer view from the first access, the element at index 0 of the
+                # dimensions it lacks — where it made every access a gather / scatter at flat offsets
+                raise _Relayout(param, View(param, tuple(Dim(d.stride, None) for d in dims)))
             if param in self._atomic_arrays and param not in self.gathered_arrays:
                 # an array an atomic reached at flat offsets (split-K partials added by `tl.atomic_add`), then read
                 # as a tile (the last program's sum): every access of it a gather, as for atomics beside tiles
@@ -6260,6 +6269,8 @@ class _Lowerer:
             if not (d.stride.isidentifier() or d.stride.isdigit() or self.launch_expr(d.stride)):
                 raise self.fail(node, f"stride `{d.stride}` must be an expression of the kernel's scalar "
                                       "parameters and literals")
+        if not runs and ptr.param not in self.views:
+            self._element_only.add(ptr.param)   # (a view one element made: _view may lay it out again)
         self._view(ptr.param, dims, node)
         index = [str(t.index) for t in scalars] + [t.index.index for t in runs]  # type: ignore[union-attr]
         shape = ["1"] * len(scalars) + [t.index.size for t in runs]  # type: ignore[union-attr]
