@@ -1,6 +1,6 @@
 """Round 25b's kernels (tests/fixtures/triton_round25b.py), found by a helper's round of inference-serving and
 non-LLM Triton kernels of ours (build/r25u): `and` / `or` / `not` on loaded elements and boolean tiles; f32 atomic
-max / min at several addresses. Each fixture
+max / min at several addresses; a constexpr named `S` beside `%` of tiles (translate). Each fixture
 kernel is ported and proven (sm_90); the lowered kernels run on numpy against numpy's own results (Triton's
 interpreter reads `and` / `not` of a block tensor as Python's truth of the whole tensor, where its compiler combines
 the lanes: triton.compile's TTIR, checked below where triton is installed)."""
@@ -18,7 +18,7 @@ from conftest import load_module, needs_cargo
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round25b.py"
 MOD = load_module(FIXTURE, "triton_round25b_fixture")
-NAMES = ("accept_chain", "bool_tiles", "segment_amax")
+NAMES = ("accept_chain", "bool_tiles", "segment_amax", "filter_tap_mod")
 
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round25b")
@@ -115,6 +115,22 @@ def test_round25b_float_atomic_max_at_several_addresses(lowered):
         mx[ids[k]] = max(mx[ids[k]], x[k])
         mn[ids[k]] = min(mn[ids[k]], x[k])
     assert np.array_equal(got[2], mx) and np.array_equal(got[3], mn) and np.array_equal(got[4], old)
+
+
+def test_round25b_constexpr_named_s_beside_a_tile_remainder(lowered):
+    """`d % S` of a loaded int32 tile with a kernel constexpr named `S` (Triton's truncating remainder, lowered as
+    `ct.where(.., (d % S) - S, d % S)`): the port's Python `%` block ends in a typed `let` (its untyped `select(..)`
+    made cutile 0.3.1 resolve select's own shape generic `S` as the kernel's constant: irgen panicked, "Unexpected
+    const arg S for variadic type", set e's implicit-GEMM convolution unproven). Proven by the port test above;
+    here the values, C's truncation for negative d."""
+    src = _src(lowered, "filter_tap_mod")
+    assert "- S" in src, src
+    (case,) = _cases("filter_tap_mod")
+    got = _run(lowered, *case)
+    d = case[2][0]
+    tap = np.fmod(d, 3)
+    row = np.fmod(np.trunc(d / 3).astype(np.int32), 3)
+    assert np.array_equal(got[1], tap * 3 + row)
 
 
 @pytest.mark.parametrize("expr", ["pd and pt >= u", "not pt"])

@@ -83,6 +83,9 @@ WHILE_BREAK = "<while>"
 #: generic: its value is spelled out in the body, one entry per value (as float constants are). (A const `R` —
 #: `reshape`'s shape parameter — compiles as it is: the library's gelu_erf.)
 CUTILE_TYPE_PARAMS = frozenset({"E"})
+#: the name of cutile 0.3.1's `select` shape generic (`select<E, const S: [i32; N]>`), which its compiler resolves in
+#: the calling kernel's generic scope where the call's value is not bound typed (`Emitter._python_mod`)
+SELECT_SHAPE_GENERIC = "S"
 #: Python's operators, for folding expressions of constants (Emitter.const_value)
 CONST_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
              ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
@@ -6734,10 +6737,18 @@ class Emitter:
 
     def _python_mod(self, a: str, b: str, like: Tile, rem: str, zero: str, nonzero) -> str:
         """Python's `a % b` of tiles (the remainder takes the divisor's sign): ``rem`` (remi/remf), then + b where
-        the remainder is ``nonzero(r, z)`` and its sign differs from b's."""
+        the remainder is ``nonzero(r, z)`` and its sign differs from b's. Beside a kernel constant named `S` (a
+        convolution's filter width) the block's value is a typed `let`: an untyped `select(..)` there is typed from
+        select's own `Tile<E, S>`, whose `S` cutile 0.3.1 resolves in the kernel's generic scope, and irgen panicked
+        ("Unexpected const arg S for variadic type") where the block is an operand (`(d % S) - S`); other kernels'
+        Rust is as before."""
         dims = ", ".join(like.shape)
         ty = f"Tile<{like.dtype}, {{ [{dims}] }}>"
         d, r, z, fix, up = (self.fresh(n) for n in ("divisor", "rem", "zero", "fix", "shifted"))
+        value = f"select({fix}, {up}, {r})"
+        if SELECT_SHAPE_GENERIC in self.constants:
+            m = self.fresh("modulo")
+            value = f"let {m}: {ty} = {value};\n{m}"
         return (f"{{ // Python's %: the remainder takes the divisor's sign\n"
                 f"let {d}: {ty} = {b};\n"
                 f"let {r}: {ty} = {rem}({a}, {d});\n"
@@ -6745,7 +6756,7 @@ class Emitter:
                 f"let {fix}: Tile<bool, {{ [{dims}] }}> = (lt_tile({r}, {z}) ^ lt_tile({d}, {z})) & "
                 f"{nonzero(r, z)};\n"
                 f"let {up}: {ty} = {r} + {d};\n"
-                f"select({fix}, {up}, {r})\n}}")
+                f"{value}\n}}")
 
     def float_mod_tile(self, node: ast.BinOp, lc: str, lt: Ty, rc: str, rt: Ty) -> tuple[str, Tile]:
         """`t % c` of f32 tiles (an angle wrapped to [0, 2*pi)), as cuTile Python lowers Python's float %: remf,
