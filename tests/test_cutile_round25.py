@@ -141,7 +141,7 @@ def test_an_atomic_on_an_array_also_loaded_as_tiles(tmp_path):
     was refused ("array 'x' is scattered into and also loaded or stored as tiles"): the views' tokens and the
     atomic's are ordered only by the array's own tokens. An acquiring atomic there now takes the acquire-ordered
     path (cuTile Python's token order emulated per array: the load's partition token joined into the array's, the
-    atomic after it); a scatter beside tile accesses of its array stays refused at its position."""
+    atomic after it); a relaxed atomic beside tile accesses of its array stays refused at its position."""
     body = _body(emit_resolved(tmp_path, """
      @ct.kernel
      def k(x, idx, B: ct.Constant[int]):
@@ -159,5 +159,38 @@ def test_an_atomic_on_an_array_also_loaded_as_tiles(tmp_path):
          def k(x, idx, B: ct.Constant[int]):
              i = ct.bid(0)
              t = ct.load(x, (i,), (B,))
-             ct.scatter(x, ct.load(idx, (i,), (B,)), t + 1)
+             ct.atomic_add(x, ct.load(idx, (i,), (B,)), t, memory_order=ct.MemoryOrder.RELAXED)
          """, "x=i32[?]/1, idx=i32[?]/1, B=#128", consts=("B",))
+
+
+def test_a_scatter_into_an_array_also_read_as_tiles(tmp_path):
+    """A KV cache appended by a ct.scatter, then read as a tile (`ct.scatter(cache, (rows[:, None], cols), v)` then
+    `ct.load(cache, (i, 0), (B, D))`), was refused ("array 'cache' is scattered into and also loaded or stored as
+    tiles"). Where every access of the array is among the kernel's straight-line statements it takes the
+    acquire-ordered path (no atomic needed: each array's last-write and last-operation tokens), proven at
+    build/r25c/unit sct1 / sct2; through the arms of a runtime `if` it stays refused at its position."""
+    body = _body(emit_resolved(tmp_path, """
+     @ct.kernel
+     def k(cache, new, slots, out, B: ct.Constant[int], D: ct.Constant[int]):
+         i = ct.bid(0)
+         rows = ct.load(slots, (i,), (B,))
+         v = ct.load(new, (i, 0), (B, D))
+         cols = ct.arange(D, dtype=ct.int32)
+         ct.scatter(cache, (rows[:, None], cols[None, :]), v)
+         ct.store(out, (i, 0), ct.load(cache, (i, 0), (B, D)) * 2.0)
+     """, "cache=f32[?,?]/?,1, new=f32[?,?]/?,1, slots=i32[?]/1, out=f32[?,?]/?,1, B=#16, D=#32",
+                                  consts=("B", "D")))
+    assert "zz_02cache_token = cache_scatter_done;" in body, body   # (the load waits on the scatter's write)
+    assert "make_partition_view(cache, shape![B, D], padding::None, dim_map::Identity, zz_02cache_wtoken)" in body
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: array 'y' is scattered into and also loaded or stored "
+                                          r"as tiles"):
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(x, y, n: int, B: ct.Constant[int]):
+             offs = ct.bid(0) * B + ct.arange(B, dtype=ct.int32)
+             if n > 4:
+                 ct.store(y, (ct.bid(0),), ct.load(x, (ct.bid(0),), (B,)))
+             else:
+                 ct.scatter(y, offs, ct.load(x, (ct.bid(0),), (B,)))
+             ct.store(x, (ct.bid(0),), ct.gather(y, offs))
+         """, "x=f32[?]/1, y=f32[?]/1, n=i32, B=#16", consts=("B",))

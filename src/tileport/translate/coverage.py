@@ -600,8 +600,10 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "stores of other arrays, `if`s, then a releasing `ct.atomic_xchg(lock, i, 0)`); a releasing atomic after "
               "stores inside a loop or branch (an RMS norm backward's dW added after its rows' dx stores: "
               "llm/rms_bwd_atomic_dw); an acquiring atomic on an array the kernel also loads or stores as tiles "
-              "(`t = ct.load(x, ..)` then `ct.atomic_add(x, idx, t)`, round 25; a relaxed one there refused); no "
-              "scatter",
+              "(`t = ct.load(x, ..)` then `ct.atomic_add(x, idx, t)`, round 25; a relaxed one there refused); a "
+              "`ct.scatter` into an array also loaded or stored as tiles, every access of it among the kernel's "
+              "straight-line statements (a KV cache appended, then read as a tile; no atomic needed, round 25; in "
+              "a loop or the arms of a runtime `if` refused)",
               "cuTile Python's token_order pass written out: per array a last-operation and a last-write `let mut` "
               "token (`zz_<k><array>_token`/`_wtoken`, k its rank by first access) and an acquire token "
               "(`zz_zz_acquire`); reads wait on the last write, writes and atomics on the last operation, every "

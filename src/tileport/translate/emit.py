@@ -792,7 +792,7 @@ class Emitter:
         atomics = [n for n in calls if self.ct(n.func) in ATOMIC_MODES]
         acquiring = [n for n in atomics if self._acquires(n)]
         if not acquiring:
-            return False
+            return self._scatter_beside_tiles(calls) and not self.slices
         first = acquiring[0]
         nested = {id(c) for st in walk_nodes(self.fn) if isinstance(st, (ast.For, ast.While, ast.If))
                   and not (isinstance(st, ast.If) and self.const_value(st.test)[0])
@@ -822,6 +822,25 @@ class Emitter:
         if self.slices:
             return False   # (not carried in this form yet: refused where the narrower orderings refuse it)
         return True
+
+    def _scatter_beside_tiles(self, calls: list[ast.Call]) -> bool:
+        """A ct.scatter into an array the kernel also loads or stores as tiles, not apart in exclusive arms (a
+        KV cache written by a scatter, then read as tiles): the two kinds of token are ordered only by the array's
+        own tokens, which acquire_ordered keeps (no atomic needed)."""
+        arms = self._constant_arms()[0]
+        tiled = [n for n in calls if self.ct(n.func) in ("load", "store") and n.args and
+                 isinstance(n.args[0], ast.Name)]
+        # (only where every access of the array is among the kernel's straight-line statements: through the arms
+        # of a runtime `if` the ordering is not proven yet, and such a kernel stays refused)
+        nested = {id(c) for st in walk_nodes(self.fn) if isinstance(st, (ast.For, ast.While, ast.If))
+                  and not (isinstance(st, ast.If) and self.const_value(st.test)[0])
+                  for c in walk_nodes(st) if isinstance(c, ast.Call)}
+        mixed = {a.args[0].id for a in calls for b in tiled
+                 if self.ct(a.func) == "scatter" and a.args and isinstance(a.args[0], ast.Name) and
+                 a.args[0].id == b.args[0].id and not _exclusive(arms.get(id(a), ()), arms.get(id(b), ())) and
+                 not self._alone_in_runtime_arms(a.args[0].id)}
+        return bool(mixed) and not any(id(n) in nested for n in calls if n.args and isinstance(n.args[0], ast.Name)
+                                       and n.args[0].id in mixed)
 
     def _accesses(self, name: str) -> int:
         """How many calls of the kernel take the array ``name`` first."""
