@@ -29,6 +29,10 @@ def swap(a, b):
     return b, a
 
 
+def plus(a, b):   # a combine function
+    return a + b
+
+
 def scaled(t, k=2.0, shift=0.0):
     return t * k + shift
 
@@ -161,6 +165,8 @@ CASES = {
     "helper-statement": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nwrite_twice(y, t, TILE)",
                          "ct.store(y, index=(ct.bid(0) + 1,)", "write_twice("),
     "nested-function": ("sq = lambda v: v * v\nt = sq(ct.load(x, index=(ct.bid(0),), shape=(TILE,)))", "sq(", "lambda"),
+    "combine-function": ("s = ct.reduce(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), 0, plus, 0.0)",
+                         "lambda a, b: a + b", "plus"),
     "index-forms": ("t = ct.load(x, ct.bid(0), [TILE])", "index=(ct.bid(0),), shape=(TILE,)", "[TILE]"),
     "annotated-assign": ("i: int = ct.bid(0)", "i = ct.bid(0)", "i: int"),
     "tiled-view": ("v = x.tiled_view((TILE,))\nt = v.load((ct.bid(0),))", "ct.load(x", "tiled_view"),
