@@ -211,6 +211,8 @@ class _Tensor:
     def data_ptr(self):
         return 0x10000
 
+    device = type("Device", (), {"type": "cuda", "index": 0})()
+
 
 def test_a_launch_at_other_hints_runs_only_a_port_proven_at_them(served):
     """`kernel.replace_hints(occupancy=2)` launches run the variant ported (and proven) at occupancy 2, whose plan
@@ -239,6 +241,28 @@ def test_a_launch_at_other_hints_runs_only_a_port_proven_at_them(served):
     a = load_kernel(f"{root / 'corpus' / 'a' / 'ops.py'}::scale").kernel
     with pytest.raises(BackendError, match=r"\(occupancy=2, through .*ported at: the decorator's\."):
         library._plan(library._state(a.replace_hints(occupancy=2), lib), args, torch)
+
+
+def test_a_launch_no_port_holds_for_an_ownership_rule_is_refused_by_that_rule(served):
+    """A broadcast output (stride 0: every element one address) fits no port's signature (`y=f32[?]/1`); the launch
+    is refused by the ownership rule it breaks, which says what to pass, not as a specialization never ported (the
+    GPU run of 2026-12-07 met the second message in test_runtime_gpu's broadcast test)."""
+    import types
+
+    from tileport.frontends.cutile_py.loader import load_kernel
+    from tileport.runtime import library
+    from tileport.runtime.checks import OwnershipError
+
+    class Broadcast(_Tensor):
+        def stride(self):
+            return (0,)
+
+    root, _ = served
+    lib = library.Library(root / "lib" / "libtileport_served.so")
+    st = library._state(load_kernel(f"{root / 'corpus' / 'a' / 'ops.py'}::scale").kernel, lib)
+    torch = types.SimpleNamespace(Tensor=_Tensor, _C=types.SimpleNamespace(_cuda_getDevice=lambda: 0))
+    with pytest.raises(OwnershipError, match="output y .* share memory"):
+        library._plan(st, (_Tensor(1024), Broadcast(1024), 256), torch)
 
 
 def test_a_list_of_arrays_crosses_as_its_descriptor_table(served):

@@ -512,6 +512,11 @@ def _plan(st: _KernelState, args: tuple, torch: Any) -> _Plan:
                            ". A capture records each launch's hints: " + _hint(st))
     variant = choose_variant(at, args)
     if variant is None:
+        # a launch no port holds at, because it breaks an ownership rule (an output broadcast or overlapping an
+        # input, a tensor on another device): that rule's own refusal, which says what to pass instead
+        written = {p["name"] for p in at[0].params if p.get("written")}
+        check_launch(name, [_arg(t.params[i], args[i], t.params[i] in written) for i in tpos if i not in t.lists],
+                     torch._C._cuda_getDevice(), in_place=st.lib.served)
         own = ", ".join(f"{t.params[i]}={array_sig(array_facts(args[i])).text()}" for i in tpos)
         raise BackendError(f"cutile-rs: no proven port of {name} holds at this launch's arrays ({own}): each port is "
                            "proven under the strides, divisibility and alignment of its signature; ported: "
@@ -551,11 +556,15 @@ def _hint(st: _KernelState) -> str:
                                             "`tileport ops build`")
 
 
+def _arg(name: str, t: Any, written: bool) -> Arg:
+    """Tensor ``t`` passed as ``name``, as the ownership rules read it."""
+    return Arg(name, dtype_name(t.dtype), tuple(t.shape), tuple(t.stride()), t.data_ptr(), written,
+               (t.device.type, t.device.index))
+
+
 def _checked(st: _KernelState, plan: _Plan, args: tuple, device: int) -> None:
     """The full ownership check (with its precise message), for launches the fast path does not clear."""
-    checked = [Arg(name, dtype_name(args[i].dtype), tuple(args[i].shape), tuple(args[i].stride()),
-                   args[i].data_ptr(), w, (args[i].device.type, args[i].device.index))
-               for name, i, w in zip(plan.names, plan.tpos, plan.written)]
+    checked = [_arg(name, args[i], w) for name, i, w in zip(plan.names, plan.tpos, plan.written)]
     check_launch(st.kernel._pyfunc.__name__, checked, device, in_place=st.lib.served)
 
 
