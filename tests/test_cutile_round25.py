@@ -4,6 +4,7 @@ what they found in tileport, each as a test."""
 import pytest
 
 from test_cutile_round21 import emit_resolved
+from fixtures.cutile_round25 import KERNELS
 from tileport.translate.emit import Unsupported
 
 
@@ -64,16 +65,7 @@ def test_a_combined_mask_converted_is_bound_first(tmp_path):
     cutile 0.3.1 compiled with a broadcast of the wrong rank (it compiles a conversion's operand expecting the
     conversion's result type): tileirdisasm rejected the bytecode. A boolean `&` / `|` / `^` converted is bound to
     its typed `let` first, then converted (the same ops)."""
-    body = _body(emit_resolved(tmp_path, """
-     @ct.kernel
-     def k(keys, counts, n, B: ct.Constant[int]):
-         i = ct.bid(0)
-         p = i * B + ct.arange(B, dtype=ct.int32)
-         d = ct.load(keys, (i,), (B,)) & 15
-         bins = ct.arange(16, dtype=ct.int32)
-         onehot = ((d[:, None] == bins[None, :]) & (p[:, None] < n)).astype(ct.int32)
-         ct.store(counts, (i, 0), onehot)
-     """, "keys=i32[?]/1, counts=i32[?,16]/16,1, n=i32, B=#256", consts=("B",)))
+    body = _body(emit_resolved(tmp_path, *KERNELS["r25_mask_cast"], consts=("B",)))
     assert "let cast_mask: Tile<bool, { [B, 16] }> = eq_tile(" in body, body
     assert "exti(cast_mask)" in body, body
 
@@ -96,16 +88,7 @@ def test_an_atomic_is_ordered_after_the_reads_of_its_array(tmp_path):
     after the reads of its array; the port's atomic started from the array's own token ("join_tokens vs
     make_token"). The gathers' read tokens of an array an atomic updates are kept and joined into the atomic's
     input token, as a scatter's are."""
-    body = _body(emit_resolved(tmp_path, """
-     @ct.kernel
-     def k(src, labels, n, B: ct.Constant[int]):
-         i = ct.bid(0)
-         e = i * B + ct.arange(B, dtype=ct.int32)
-         u = ct.gather(src, e, mask=e < n, padding_value=0)
-         lu = ct.gather(labels, u)
-         lw = ct.gather(labels, u + 1)
-         ct.atomic_min(labels, u, ct.minimum(lu, lw))
-     """, "src=i32[?]/1, labels=i32[?]/1, n=i32, B=#128", consts=("B",)))
+    body = _body(emit_resolved(tmp_path, *KERNELS["r25_atomic_after_gathers"], consts=("B",)))
     assert "let (labels_gather, labels_gather_read)" in body, body
     assert "let labels_atomic_min_after_reads: Token = join_tokens(&[join_tokens(&[labels_atomic_min_token, " \
            "labels_gather_read]), labels_gather_2_read]);" in body, body
@@ -118,13 +101,7 @@ def test_an_unsigned_or_narrow_integer_tile_modulo_a_constant(tmp_path):
     or i64 scalars are translated)"): cuTile Python types the Python int as the tile and emits the signed recipe's
     remi / compares / select in that dtype (unsigned there); the port writes the same (`i8` `//` too). A runtime
     i32 scalar with a uint32 tile stays refused (cuda.tile itself rejects the promotion)."""
-    body = _body(emit_resolved(tmp_path, """
-     @ct.kernel
-     def k(x, y, NB: ct.Constant[int], B: ct.Constant[int]):
-         i = ct.bid(0)
-         h = ct.load(x, (i,), (B,))
-         ct.store(y, (i,), h % NB)
-     """, "x=u32[?]/1, y=u32[?]/1, NB=#1000, B=#128", consts=("NB", "B")))
+    body = _body(emit_resolved(tmp_path, *KERNELS["r25_unsigned_mod"], consts=("NB", "B")))
     assert "remi(h, divisor)" in body and "Tile<u32, { [B] }>" in body, body
     with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: `h % n` of Tile<u32"):
         emit_resolved(tmp_path, """
@@ -142,14 +119,7 @@ def test_an_atomic_on_an_array_also_loaded_as_tiles(tmp_path):
     atomic's are ordered only by the array's own tokens. An acquiring atomic there now takes the acquire-ordered
     path (cuTile Python's token order emulated per array: the load's partition token joined into the array's, the
     atomic after it); a relaxed atomic beside tile accesses of its array stays refused at its position."""
-    body = _body(emit_resolved(tmp_path, """
-     @ct.kernel
-     def k(x, idx, B: ct.Constant[int]):
-         i = ct.bid(0)
-         t = ct.load(x, (i,), (B,))
-         p = ct.load(idx, (i,), (B,))
-         ct.atomic_add(x, p, t)
-     """, "x=i32[?]/1, idx=i32[?]/1, B=#128", consts=("B",)))
+    body = _body(emit_resolved(tmp_path, *KERNELS["r25_atomic_after_tiles"], consts=("B",)))
     assert "zz_00x_token = join_tokens(&[zz_00x_token, get_partition_token(&x_view)]);" in body, body
     assert "Some(x_after)" in body, body
     with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: array 'x' is scattered into and also loaded or stored "
@@ -167,19 +137,9 @@ def test_a_scatter_into_an_array_also_read_as_tiles(tmp_path):
     """A KV cache appended by a ct.scatter, then read as a tile (`ct.scatter(cache, (rows[:, None], cols), v)` then
     `ct.load(cache, (i, 0), (B, D))`), was refused ("array 'cache' is scattered into and also loaded or stored as
     tiles"). Where every access of the array is among the kernel's straight-line statements it takes the
-    acquire-ordered path (no atomic needed: each array's last-write and last-operation tokens), proven at
-    build/r25c/unit sct1 / sct2; through the arms of a runtime `if` it stays refused at its position."""
-    body = _body(emit_resolved(tmp_path, """
-     @ct.kernel
-     def k(cache, new, slots, out, B: ct.Constant[int], D: ct.Constant[int]):
-         i = ct.bid(0)
-         rows = ct.load(slots, (i,), (B,))
-         v = ct.load(new, (i, 0), (B, D))
-         cols = ct.arange(D, dtype=ct.int32)
-         ct.scatter(cache, (rows[:, None], cols[None, :]), v)
-         ct.store(out, (i, 0), ct.load(cache, (i, 0), (B, D)) * 2.0)
-     """, "cache=f32[?,?]/?,1, new=f32[?,?]/?,1, slots=i32[?]/1, out=f32[?,?]/?,1, B=#16, D=#32",
-                                  consts=("B", "D")))
+    acquire-ordered path (no atomic needed: each array's last-write and last-operation tokens), proven (test_port's
+    SMALL_KERNELS r25_scatter_then_load); through the arms of a runtime `if` it stays refused at its position."""
+    body = _body(emit_resolved(tmp_path, *KERNELS["r25_scatter_then_load"], consts=("B", "D")))
     assert "zz_02cache_token = cache_scatter_done;" in body, body   # (the load waits on the scatter's write)
     assert "make_partition_view(cache, shape![B, D], padding::None, dim_map::Identity, zz_02cache_wtoken)" in body
     # (the scatter and a tile store in the arms of a runtime if stay refused: test_translate's refusal table)

@@ -10,6 +10,7 @@ from tileport.kernels import KERNELS_DIR, SERVED as PROVEN, source, source_modul
 from tileport.translate.coverage import COVERAGE, coverage_markdown
 
 from conftest import REPO, run_tileport
+from fixtures.cutile_round25 import KERNELS as ROUND25
 
 SUPPORTED_EXAMPLES = sorted({c.example for c in COVERAGE if c.status == "supported" and c.example})
 
@@ -1616,62 +1617,10 @@ def widened_updates(idx, counts, old, v, acc, B: ct.Constant[int]):
     ct.atomic_add(acc, i, ct.load(v, (ct.bid(0),), (B,)))
     ct.store(old, (ct.bid(0),), seen)
 """, ["idx=i32[?]/1, counts=i64[?]/1, old=i64[?]/1, v=f16[?]/1, acc=f32[?]/1, B=#64"]),
-    # round 25's fixes (tests/test_cutile_round25.py): a computed / runtime gather padding, a boolean `&` converted,
-    # an atomic after gathers of its array, an unsigned tile `%` a constant, an acquiring atomic on an array read as
-    # tiles, a scatter into an array then read as a tile
-    "r25_gather_paddings": ("""
-@ct.kernel
-def r25_gather_paddings(x, y, x2, y2, lo, fill, n, B: ct.Constant[int], D: ct.Constant[int]):
-    i = ct.bid(0)
-    p = i * B + ct.arange(B, dtype=ct.int32)
-    ct.store(y, (i,), ct.gather(x, p, mask=p < n, padding_value=lo - 1.0))
-    r = i * B + ct.arange(B, dtype=ct.int32)
-    c = ct.arange(D, dtype=ct.int32)
-    ct.store(y2, (i, 0), ct.gather(x2, (r[:, None], c[None, :]), padding_value=-fill * 2.0))
-""", ["x=f32[?]/1, y=f32[?]/1, x2=f32[?,?]/?,1, y2=f32[?,?]/?,1, lo=f32, fill=f32, n=i32, B=#16, D=#32"]),
-    "r25_mask_cast": ("""
-@ct.kernel
-def r25_mask_cast(keys, counts, n, B: ct.Constant[int]):
-    i = ct.bid(0)
-    p = i * B + ct.arange(B, dtype=ct.int32)
-    d = ct.load(keys, (i,), (B,)) & 15
-    bins = ct.arange(16, dtype=ct.int32)
-    ct.store(counts, (i, 0), ((d[:, None] == bins[None, :]) & (p[:, None] < n)).astype(ct.int32))
-""", ["keys=i32[?]/1, counts=i32[?,16]/16,1, n=i32, B=#256"]),
-    "r25_atomic_after_gathers": ("""
-@ct.kernel
-def r25_atomic_after_gathers(src, labels, n, B: ct.Constant[int]):
-    i = ct.bid(0)
-    e = i * B + ct.arange(B, dtype=ct.int32)
-    u = ct.gather(src, e, mask=e < n, padding_value=0)
-    lu = ct.gather(labels, u)
-    lw = ct.gather(labels, u + 1)
-    ct.atomic_min(labels, u, ct.minimum(lu, lw))
-""", ["src=i32[?]/1, labels=i32[?]/1, n=i32, B=#128"]),
-    "r25_unsigned_mod": ("""
-@ct.kernel
-def r25_unsigned_mod(x, y, NB: ct.Constant[int], B: ct.Constant[int]):
-    i = ct.bid(0)
-    ct.store(y, (i,), ct.load(x, (i,), (B,)) % NB)
-""", ["x=u32[?]/1, y=u32[?]/1, NB=#1000, B=#128"]),
-    "r25_atomic_after_tiles": ("""
-@ct.kernel
-def r25_atomic_after_tiles(x, idx, B: ct.Constant[int]):
-    i = ct.bid(0)
-    t = ct.load(x, (i,), (B,))
-    p = ct.load(idx, (i,), (B,))
-    ct.atomic_add(x, p, t)
-""", ["x=i32[?]/1, idx=i32[?]/1, B=#128"]),
-    "r25_scatter_then_load": ("""
-@ct.kernel
-def r25_scatter_then_load(cache, new, slots, out, B: ct.Constant[int], D: ct.Constant[int]):
-    i = ct.bid(0)
-    rows = ct.load(slots, (i,), (B,))
-    v = ct.load(new, (i, 0), (B, D))
-    cols = ct.arange(D, dtype=ct.int32)
-    ct.scatter(cache, (rows[:, None], cols[None, :]), v)
-    ct.store(out, (i, 0), ct.load(cache, (i, 0), (B, D)) * 2.0)
-""", ["cache=f32[?,?]/?,1, new=f32[?,?]/?,1, slots=i32[?]/1, out=f32[?,?]/?,1, B=#16, D=#32"]),
+    # round 25's fixes (tests/fixtures/cutile_round25.py: a computed / runtime gather padding, a boolean `&`
+    # converted, an atomic after gathers of its array, an unsigned tile `%` a constant, an acquiring atomic on an
+    # array read as tiles, a scatter into an array then read as a tile)
+    **{name: (text, [sig]) for name, (text, sig) in ROUND25.items()},
     # ct.reduce / ct.scan whose combine is a built-in op at its identity: the built-in reduction's Tile IR (a lambda
     # sum, ct.maximum at -inf, operator.mul at 1 with keepdims, an int max at the i32 minimum by a function defined in
     # the kernel, a scan along axis 0 by a module's function)
