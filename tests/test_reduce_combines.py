@@ -3,7 +3,8 @@
 though cuTile Python emits the built-in reduction's very Tile IR when the combine is a sum, product, maximum or
 minimum of its arguments in order at that op's identity. Those are ported as the built-in op now (proven: test_port's
 SMALL_KERNELS `combines`); any other combine or identity stays refused. A combine passed by name (a module's
-`def add(a, b): return a + b`, one defined in the kernel, a closure's) is read as the lambda of its `return`."""
+`def add(a, b): return a + b`, one defined in the kernel, a closure's) is read as the lambda of the expression it
+returns (names assigned once on the way read in place)."""
 import pytest
 
 from test_cutile_round21 import emit_resolved
@@ -57,7 +58,8 @@ def _named(defs: str, call: str, inner: str = "") -> str:
      "reduce_sum"),
     ("import cuda.tile as cutile\n     def lo(p, q):\n         return cutile.minimum(p, q)",
      "ct.reduce(t, axis=1, func=lo, identity=float('inf'))", "pass", "reduce_min"),
-    ("", "ct.reduce(t, 1, mx, float('-inf'))", "def mx(a, b):\n             return ct.maximum(a, b)", "reduce_max")])
+    ("", "ct.reduce(t, 1, mx, float('-inf'))", "def mx(a, b):\n             return ct.maximum(a, b)", "reduce_max"),
+    ("def add(a, b):\n         s = a + b\n         return s", "ct.reduce(t, 1, add, 0.0)", "pass", "reduce_sum")])
 def test_a_combine_passed_by_name_is_read_as_its_lambda(tmp_path, defs, call, inner, op):
     """round 24b's kind: `def add(a, b): return a + b` then `ct.reduce(t, 1, add, 0.0)` — refused before as any
     combine function; the module's function (its docstring aside, its module's own alias of cuda.tile) and one
@@ -67,7 +69,7 @@ def test_a_combine_passed_by_name_is_read_as_its_lambda(tmp_path, defs, call, in
 
 
 @pytest.mark.parametrize("defs", ["def add(a, b):\n         return b + a",                 # swapped
-                                  "def add(a, b):\n         c = a + b\n         return c",  # two statements
+                                  "def add(a, b):\n         c = a\n         c = c + b\n         return c",  # c twice
                                   "def add(a, b, c=0.0):\n         return a + b"])           # a default
 def test_a_named_combine_of_another_form_stays_refused(tmp_path, defs):
     with pytest.raises(Unsupported) as info:

@@ -153,9 +153,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "enclosing locals it reads: their values at the call, as in Python; a chosen lambda returns the "
             "conditional of the bodies, folded as cuTile Python folds the choice)"),
     Rewrite("combine-function", "a function passed as `ct.reduce` / `ct.scan`'s combine (`ct.reduce(t, 1, add, 0.0)` "
-            "of a module's `def add(a, b): return a + b`, one defined in the kernel or a closure's), its body one "
-            "`return` of its two parameters", "the lambda of that expression, resolved in the function's own module "
-            "(the built-in reduction where it is one: `reduce-custom`)"),
+            "of a module's `def add(a, b): return a + b`, one defined in the kernel or a closure's), its body names "
+            "each assigned once then a `return`", "the lambda of the expression it returns (each name read in place), "
+            "resolved in the function's own module (the built-in reduction where it is one: `reduce-custom`)"),
     Rewrite("index-forms", "`ct.load(x, pid, (B,))` / `ct.store(y, pid, t)` (one index, not a tuple), lists for "
             "tuples (`index=[i, 0]`, `shape=[BM, BN]`)", "the 1-tuple `(pid,)`; the tuples"),
     Rewrite("annotated-assign", "`x: T = e`", "`x = e` (the annotation is not read, as in cuTile Python)"),
@@ -805,8 +805,9 @@ class _Resolver(ast.NodeTransformer):
 
     def combine_as_lambda(self, node: ast.Call) -> None:
         """``ct.reduce(t, 1, add, 0.0)`` / ``ct.scan(..)`` whose combine is a function of the user's by name (the
-        module's, a closure's or one defined in the kernel) whose body is one `return` of an expression: that
-        expression as the lambda's, its names resolved where the function is defined (rewrite combine-function).
+        module's, a closure's or one defined in the kernel) whose body computes one expression (names each assigned
+        once, then a `return`): that expression as the lambda's, its names resolved where the function is defined
+        (rewrite combine-function).
         cuTile Python inlines the function's body as the reduction's body, as it does a lambda's."""
         slot = next((k for k in node.keywords if k.arg == "func"), None)
         func = node.args[2] if len(node.args) > 2 else slot.value if slot is not None else None
@@ -829,10 +830,13 @@ class _Resolver(ast.NodeTransformer):
         body = [st for st in fdef.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant)
                                                 and isinstance(st.value.value, str))]
         a = fdef.args
-        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None or len(a.args) != 2 or \
+        if not body or not isinstance(body[-1], ast.Return) or body[-1].value is None or len(a.args) != 2 or \
                 a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg or a.defaults:
             return
-        lam = ast.Lambda(copy.deepcopy(a), copy.deepcopy(body[0].value))
+        value = _single_expression(body)
+        if value is None:
+            return
+        lam = ast.Lambda(copy.deepcopy(a), value)
         for n in ast.walk(lam):   # (an error in it points at the call's argument)
             ast.copy_location(n, func)
         lam = _mark(_Resolver(env, local | {p.arg for p in a.args}, {}).visit(lam))
@@ -840,6 +844,24 @@ class _Resolver(ast.NodeTransformer):
             node.args[2] = lam
         else:
             slot.value = lam
+
+
+def _single_expression(body: list[ast.stmt]) -> ast.expr | None:
+    """The value a function body of names each assigned once, then a `return`, computes as one expression (`m =
+    ct.maximum(a, b)` then `return m`: `ct.maximum(a, b)`), each name read in place of its value; None for any other
+    body (a loop, an `if`, a name assigned twice or into a tuple)."""
+    values: dict[str, ast.expr] = {}
+
+    class Substitute(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return copy.deepcopy(values[node.id]) if node.id in values else node
+
+    for st in body[:-1]:
+        if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name)) or \
+                st.targets[0].id in values:
+            return None
+        values[st.targets[0].id] = Substitute().visit(copy.deepcopy(st.value))
+    return Substitute().visit(copy.deepcopy(body[-1].value))
 
 
 def _effect_free(e: ast.AST) -> bool:
