@@ -294,8 +294,8 @@ def test_a_backend_parameter_naming_no_kernel_backend_runs_every_value(tmp_path)
     """`@pytest.mark.parametrize("backend", ["cupy_arr", "torch_arr"])` — the host library a test allocates with
     (round 24b's s06 first version): a parameter named `backend` (or `framework`) ran only for `--backend` (cutile), so
     both tests were deselected and their launches lost. A parametrization that offers no kernel backend (neither
-    --backend's nor cutile / triton / torch) chooses none: each of its tests runs; one offering cutile beside torch
-    still runs cutile's alone."""
+    --backend's nor cutile / triton) chooses none: each of its tests runs — `("cupy", "torch")` too, torch there a
+    host library (the twenty-fifth session); one offering cutile beside torch still runs cutile's alone."""
     pytest.importorskip("torch", reason="tileport corpus capture drives torch host code; torch is not installed here")
     from tileport.corpus.capture import Options, run
     from tileport.corpus.cudaemu import TARGETS
@@ -325,6 +325,13 @@ def test_a_backend_parameter_naming_no_kernel_backend_runs_every_value(tmp_path)
                 ct.launch(torch.cuda.current_stream(), (1,), twice, (x, torch.empty_like(x), 128))
 
 
+        @pytest.mark.parametrize("backend", ["cupy", "torch"])
+        def test_host_libraries(backend):
+            if backend == "cupy":
+                x = cp.ones(128, dtype=cp.float32)
+                ct.launch(cp.cuda.get_current_stream(), (1,), twice, (x, cp.empty_like(x), 128))
+
+
         @pytest.mark.parametrize("backend", ["cutile", "torch"])
         def test_kernel_backends(backend):
             x = torch.ones(512, device="cuda")
@@ -334,5 +341,5 @@ def test_a_backend_parameter_naming_no_kernel_backend_runs_every_value(tmp_path)
     index = run(Options(root=root, tests=["tests"], scripts=[], out=tmp_path / "o", target=TARGETS["h200"],
                         timeout_s=60, say=lambda s: None))
     tf = index["test_files"][0]
-    assert tf["outcomes"] == {"passed": 3}, tf
-    assert [(k["kernel"], k["launches"]) for k in index["kernels"]] == [("twice", 3)], index["kernels"]
+    assert tf["outcomes"] == {"passed": 5}, tf
+    assert [(k["kernel"], k["launches"]) for k in index["kernels"]] == [("twice", 4)], index["kernels"]

@@ -322,9 +322,10 @@ def _time_limit(limit: float):
             signal.signal(signal.SIGALRM, old)
 
 
-#: kernel backends (and the reference a test compares with) a test may be parametrized over besides --backend's: a
-#: parametrization offering one of these or one of --backend's chooses among kernel backends
-KERNEL_BACKENDS = ("cutile", "triton", "torch", "pytorch")
+#: kernel backends a test may be parametrized over besides --backend's: a parametrization offering one of these or
+#: one of --backend's chooses among kernel backends (its reference, `torch` / `pytorch`, then deselected with the
+#: others); torch alone beside host libraries (`("cupy", "torch")`: what a test allocates with) chooses none
+KERNEL_BACKENDS = ("cutile", "triton")
 
 
 def _test_function(item: Any) -> tuple:
@@ -350,8 +351,8 @@ def _deselect_reason(item: Any, opts: Options, offered: dict[tuple, set] | None 
         v = params.get(p)
         values = (offered or {}).get((*_test_function(item), p), {v})
         if isinstance(v, str) and v not in chosen and values & {*chosen, *KERNEL_BACKENDS}:
-            # (a parameter named so whose values name no kernel backend — `backend` in ("cupy", "torch"), the
-            # host library a test allocates with — chooses none: each of its tests runs)
+            # (a parameter named so whose values name no kernel backend — `backend` in ("cupy_arr", "torch_arr")
+            # or ("cupy", "torch"), the host library a test allocates with — chooses none: each of its tests runs)
             return f"{p}={v}"
     if not opts.include_perf and getattr(item, "originalname", item.name).startswith("test_perf"):
         return "test_perf (benchmark)"
