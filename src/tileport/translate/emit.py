@@ -617,7 +617,7 @@ class Emitter:
             # (or one scatter and one tile access, the array's only accesses, in the two arms of an `if` outside
             # loops, a runtime one too: `if full: ct.store(y, ..) else: ct.scatter(y, .., mask=)`; each starts from
             # the array's first token and nothing after the `if` waits on either)
-            alone = len(calls) == len(tiled) == 1 and self._accesses(name) == 2
+            alone = len(calls) == len(tiled) == 1 and len(self._calls_on(name)) == 2
             runtime = self._runtime_arms() if alone else {}
             # (an acquire-ordered kernel orders every operation on an array by that array's own tokens, the pointer
             # ops and the views alike: acquire_ordered)
@@ -794,9 +794,7 @@ class Emitter:
         if not acquiring:
             return self._scatter_beside_tiles(calls) and not self.slices
         first = acquiring[0]
-        nested = {id(c) for st in walk_nodes(self.fn) if isinstance(st, (ast.For, ast.While, ast.If))
-                  and not (isinstance(st, ast.If) and self.const_value(st.test)[0])
-                  for c in walk_nodes(st) if isinstance(c, ast.Call)}
+        nested = self._nested_calls()
         # (a call runs after the calls in its arguments: `ct.store(y, i, ct.atomic_xchg(..))` stores after the
         # acquire though it is written before it)
         later = [n for n in calls if self.ct(n.func) in self.MEMORY_OPS and ((n.lineno, n.col_offset) >
@@ -809,13 +807,7 @@ class Emitter:
         # (or an atomic on an array the kernel also loads or stores as tiles: `t = ct.load(x, ..)` then
         # `ct.atomic_add(x, idx, t)` — the views' tokens and the atomic's are ordered only by the array's own
         # tokens, as cuTile Python orders them, which the narrower orderings refuse to mix)
-        arms = self._constant_arms()[0]
-        tiled = [n for n in calls if self.ct(n.func) in ("load", "store") and n.args and
-                 isinstance(n.args[0], ast.Name)]
-        mixed = any(a.args and isinstance(a.args[0], ast.Name) and a.args[0].id == b.args[0].id and
-                    not _exclusive(arms.get(id(a), ()), arms.get(id(b), ())) and
-                    not self._alone_in_runtime_arms(a.args[0].id)
-                    for a in atomics for b in tiled)
+        mixed = self._mixed_with_tiles(calls, ATOMIC_MODES)
         if not later and not nested_write and not mixed and \
                 not any(id(a) in nested for a in atomics if self._acquires(a) or self._releases(a)):
             return False
@@ -827,33 +819,41 @@ class Emitter:
         """A ct.scatter into an array the kernel also loads or stores as tiles, not apart in exclusive arms (a
         KV cache written by a scatter, then read as tiles): the two kinds of token are ordered only by the array's
         own tokens, which acquire_ordered keeps (no atomic needed)."""
-        arms = self._constant_arms()[0]
-        tiled = [n for n in calls if self.ct(n.func) in ("load", "store") and n.args and
-                 isinstance(n.args[0], ast.Name)]
+        mixed = self._mixed_with_tiles(calls, ("scatter",))
         # (only where every access of the array is among the kernel's straight-line statements: through the arms
         # of a runtime `if` the ordering is not proven yet, and such a kernel stays refused)
-        nested = {id(c) for st in walk_nodes(self.fn) if isinstance(st, (ast.For, ast.While, ast.If))
-                  and not (isinstance(st, ast.If) and self.const_value(st.test)[0])
-                  for c in walk_nodes(st) if isinstance(c, ast.Call)}
-        mixed = {a.args[0].id for a in calls for b in tiled
-                 if self.ct(a.func) == "scatter" and a.args and isinstance(a.args[0], ast.Name) and
-                 a.args[0].id == b.args[0].id and not _exclusive(arms.get(id(a), ()), arms.get(id(b), ())) and
-                 not self._alone_in_runtime_arms(a.args[0].id)}
+        nested = self._nested_calls()
         return bool(mixed) and not any(id(n) in nested for n in calls if n.args and isinstance(n.args[0], ast.Name)
                                        and n.args[0].id in mixed)
 
-    def _accesses(self, name: str) -> int:
-        """How many calls of the kernel take the array ``name`` first."""
-        return sum(1 for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and n.args and
-                   isinstance(n.args[0], ast.Name) and n.args[0].id == name)
+    def _nested_calls(self) -> set[int]:
+        """The ids of the calls inside a loop or a runtime `if` (an `if` on a constant is folded: not nested)."""
+        return {id(c) for st in walk_nodes(self.fn) if isinstance(st, (ast.For, ast.While, ast.If))
+                and not (isinstance(st, ast.If) and self.const_value(st.test)[0])
+                for c in walk_nodes(st) if isinstance(c, ast.Call)}
+
+    def _mixed_with_tiles(self, calls: list[ast.Call], ops) -> set[str]:
+        """The arrays a call of ``ops`` (ct.* names) updates that the kernel also loads or stores as tiles, the two
+        not apart in exclusive constant arms, nor the array's only two accesses in the arms of a runtime `if`."""
+        arms = self._constant_arms()[0]
+        tiled = [n for n in calls if self.ct(n.func) in ("load", "store") and n.args and
+                 isinstance(n.args[0], ast.Name)]
+        return {a.args[0].id for a in calls for b in tiled
+                if self.ct(a.func) in ops and a.args and isinstance(a.args[0], ast.Name) and
+                a.args[0].id == b.args[0].id and not _exclusive(arms.get(id(a), ()), arms.get(id(b), ())) and
+                not self._alone_in_runtime_arms(a.args[0].id)}
+
+    def _calls_on(self, name: str) -> list[ast.Call]:
+        """The kernel's calls that take the array ``name`` first, in walk order."""
+        return [n for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and n.args and
+                isinstance(n.args[0], ast.Name) and n.args[0].id == name]
 
     def _alone_in_runtime_arms(self, name: str) -> bool:
         """``name``'s only two accesses, a pointer op and a tile access, in the two arms of a runtime `if` (the
         form the mixing check ports without ordering them: each starts from the array's first token)."""
-        if self._accesses(name) != 2:
+        ops = self._calls_on(name)
+        if len(ops) != 2:
             return False
-        ops = [n for n in walk_nodes(self.fn) if isinstance(n, ast.Call) and n.args and
-               isinstance(n.args[0], ast.Name) and n.args[0].id == name]
         runtime = self._runtime_arms()
         return _exclusive(runtime.get(id(ops[0]), ()), runtime.get(id(ops[1]), ()))
 
