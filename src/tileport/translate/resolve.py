@@ -802,13 +802,12 @@ class _Resolver(ast.NodeTransformer):
             return _mark(ast.copy_location(out, node))
         return node
 
-
     def combine_as_lambda(self, node: ast.Call) -> None:
         """``ct.reduce(t, 1, add, 0.0)`` / ``ct.scan(..)`` whose combine is a function of the user's by name (the
         module's, a closure's or one defined in the kernel) whose body computes one expression (names each assigned
         once, then a `return`): that expression as the lambda's, its names resolved where the function is defined
-        (rewrite combine-function).
-        cuTile Python inlines the function's body as the reduction's body, as it does a lambda's."""
+        (rewrite combine-function). cuTile Python inlines the function's body as the reduction's body, as it does a
+        lambda's."""
         slot = next((k for k in node.keywords if k.arg == "func"), None)
         func = node.args[2] if len(node.args) > 2 else slot.value if slot is not None else None
         if not isinstance(func, ast.Name):
@@ -818,13 +817,13 @@ class _Resolver(ast.NodeTransformer):
             fdef, env, local = nested, self.env, set(self.local)
         else:
             ok, value = (False, None) if func.id in self.local else _static_value(func, self.env)
-            py = inspect.unwrap(value) if ok and callable(value) else None
-            if not inspect.isfunction(py) or _ct_name(value) is not None:
+            found = _user_def(value) if ok and callable(value) else None
+            if found is None:
                 return
+            fdef, py = found[0], inspect.unwrap(value)
             try:
-                fdef = _function_ast(py)[0]
                 env = {**py.__globals__, **inspect.getclosurevars(py).nonlocals}
-            except (OSError, TypeError, LookupError, SyntaxError, ValueError):
+            except (TypeError, ValueError):
                 return
             local = set()
         body = [st for st in fdef.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant)
@@ -2871,16 +2870,26 @@ def _hoist_inline_slices(fn: ast.FunctionDef) -> None:
     ast.fix_missing_locations(fn)
 
 
+def _user_def(py: Any) -> tuple[ast.FunctionDef, Path] | None:
+    """(its definition, its file) where ``py`` (unwrapped) is a Python function of the user's, not cuda.tile's, whose
+    source is at hand; else None."""
+    fn = inspect.unwrap(py) if callable(py) else py
+    if not inspect.isfunction(fn) or _ct_name(fn) is not None or _ct_name(py) is not None:
+        return None
+    try:
+        fdef, file, _src = _function_ast(fn)
+    except (OSError, TypeError, LookupError, SyntaxError):
+        return None
+    return fdef, file
+
+
 def _factory_parts(py: Any, file: Path) -> tuple[ast.FunctionDef, ast.FunctionDef] | None:
     """(the factory's definition, the function it returns) when ``py`` is a user function of ``file`` whose body is
     only a (docstring,) `def inner(..)` without decorators and `return inner`; else None."""
-    py = inspect.unwrap(py) if inspect.isfunction(py) or callable(py) else py
-    if not inspect.isfunction(py) or _ct_name(py) is not None:
+    found = _user_def(py)
+    if found is None:
         return None
-    try:
-        fdef, ffile, _src = _function_ast(py)
-    except (OSError, TypeError, LookupError, SyntaxError):
-        return None
+    fdef, ffile = found
     body = fdef.body[1:] if fdef.body and isinstance(fdef.body[0], ast.Expr) and \
         isinstance(fdef.body[0].value, ast.Constant) and isinstance(fdef.body[0].value.value, str) else fdef.body
     if ffile != file or len(body) != 2 or not isinstance(body[0], ast.FunctionDef) or body[0].decorator_list or \
