@@ -3976,6 +3976,7 @@ class _Lowerer:
         xs = [Tile(f"ct.full({_tup(like.shape)}, {v.text}, dtype=ct.int32)", like.shape, "ct.int32")
               if isinstance(v, Scalar) else self.materialize(v, node) for v in vals]
         return xs, [self.known_dtype(x) for x in xs], _broadcast_all(x.shape for x in xs)
+
     def libdevice_more(self, node: ast.Call, fn: str) -> Tile:
         """libdevice's ``saturatef``, ``fdim``, ``float_as_int`` / ``int_as_float`` / ``float_as_uint`` /
         ``uint_as_float``, ``mulhi``, ``hadd`` / ``rhadd``, ``mul24`` and ``ffs``, as libdevice.10.bc defines them
@@ -7213,6 +7214,17 @@ def load_latency(value: object) -> int:
     return value
 
 
+def _view_blocks(lw: "_Lowerer", param: str, view: View) -> tuple[tuple[int, str], ...]:
+    """View.blocks of ``param``'s view: the block of each tile read at index 0 along one of its unbounded
+    dimensions, and ``every B`` for the blocks read there at other indices."""
+    unbounded = {k for k, d in enumerate(view.dims) if d.extent is None}
+    at_zero = {(k, b) for (q, k), uses in lw._unbounded.items() if q == param and k in unbounded
+               for *_, b in uses if b is not None}
+    moving = {(k, f"every {b}") for (q, k), bs in lw._moving_blocks.items() if q == param and k in unbounded
+              for b in bs}
+    return tuple(sorted(at_zero | moving))
+
+
 def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
           hints: dict[str, int] | None = None, facts: dict | None = None) -> Lowered:
     """The cuTile Python form of ``kernel``. ``kinds``: parameter → "array" | "scalar" | "constant" (from a launch);
@@ -7303,10 +7315,6 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
              any(d.stride == "1" and d.extent is None for d in v.dims) else v for p, v in lw.views.items()}
     # the blocks read along unbounded dimensions of views with two or more (View.blocks: overlapping windows are
     # refused at launch, where a tile would read padding)
-    views = {p: replace(v, blocks=tuple(sorted({(k, b) for (q, k), uses in lw._unbounded.items() if q == p
-                                                 and k < len(v.dims) and v.dims[k].extent is None
-                                                 for *_, b in uses if b is not None} | {
-        (k, f"every {b}") for (q, k), bs in lw._moving_blocks.items() if q == p and k < len(v.dims)
-        and v.dims[k].extent is None for b in bs})))
-             if sum(d.extent is None for d in v.dims) >= 2 else v for p, v in views.items()}
+    views = {p: replace(v, blocks=_view_blocks(lw, p, v)) if sum(d.extent is None for d in v.dims) >= 2 else v
+             for p, v in views.items()}
     return Lowered(kernel, source, params, views, lw.notes, hints | options, sites)
