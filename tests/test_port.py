@@ -1621,6 +1621,29 @@ def widened_updates(idx, counts, old, v, acc, B: ct.Constant[int]):
     # converted, an atomic after gathers of its array, an unsigned tile `%` a constant, an acquiring atomic on an
     # array read as tiles, a scatter into an array then read as a tile)
     **{name: (text, [sig]) for name, (text, sig) in ROUND25.items()},
+    # round 26's fixes (tests/fixtures/cutile_round26.py: tuple names of constants, extents and joined tuples, a
+    # tuple comprehension's `if`, dtype constructors, constant bool arithmetic, an `if` on a stride known at launch)
+    **{name: (text, [sig]) for name, (text, sig) in ROUND26.items()},
+    # a runtime `if` with results whose arm reads an array written after it (a token re-assigned in the arm): cuTile
+    # Python yields the variables, then the token; the value is a `let mut` and the token renamed for the `if`
+    # (inside a loop cutile yields the loop's carried tokens first), at top level with two results too
+    "if_token_order": ("""
+@ct.kernel
+def if_token_order(x, s, n: int, K: ct.Constant[int], B: ct.Constant[int]):
+    for j in range(K):
+        if n - K + j >= 0:
+            v = ct.load(x, (n - K + j,), (B,))
+        else:
+            v = ct.load(s, (j + 1,), (B,))
+        ct.store(s, (j,), v)
+    if n > 3:
+        w = ct.load(s, (1,), (B,)) * 2.0
+        a = w + 1.0
+    else:
+        w = ct.load(x, (0,), (B,))
+        a = ct.load(s, (2,), (B,))
+    ct.store(s, (0,), w + a)
+""", ["x=f32[?]/1, s=f32[?]/1, n=i32, K=#3, B=#16"]),
     # ct.reduce / ct.scan whose combine is a built-in op at its identity: the built-in reduction's Tile IR (a lambda
     # sum, ct.maximum at -inf, operator.mul at 1 with keepdims, an int max at the i32 minimum by a function defined in
     # the kernel, a scan along axis 0 by a module's function)

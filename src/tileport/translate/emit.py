@@ -1505,9 +1505,14 @@ class Emitter:
                 raise self.refuse(inner, "early-return", f"a second `return` under a runtime `if "
                                   f"{self.text(inner.test)}:` in one helper (cuTile Python compiles the returns as "
                                   "`break`s out of a one-trip loop, which the port writes for one such `if` only)")
-        yields = self._arm_results(st)
+        yields, renamed = self._arm_results(st), None
         if yields:
-            yields = self.prebind_results(st, yields, indent)
+            yields, tokens = self.prebind_results(st, yields, indent)
+            renamed = self._if_token_order(tokens, indent)
+        self._if_emit(st, yields, indent)
+        self.acq_carry_back(renamed, indent)
+
+    def _if_emit(self, st: ast.If, yields: list[str], indent: str) -> None:
         cond = self.test(st)   # (first: it may bind temporaries before the `if`)
         start = len(self.body)
         if yields:   # names every arm binds, read after the `if`: the Rust `if` yields them (a Tile IR `if` with
@@ -1599,7 +1604,7 @@ class Emitter:
         for name, ty in zip(yields, types[0]):
             self.env[name] = (name, ty)
 
-    def prebind_results(self, st: ast.If, yields: list[str], indent: str) -> list[str]:
+    def prebind_results(self, st: ast.If, yields: list[str], indent: str) -> tuple[list[str], list[str]]:
         """Names first bound in every arm of a runtime ``if`` and read after it: cuTile Python's `if` yields every
         name its arms store in the order of the function's local names, which are sorted (cuda.tile 1.7:
         `ast2hir` numbers a function's locals by sorted name, `if_else_impl` yields them by number); cutile 0.3.1's
@@ -1609,18 +1614,17 @@ class Emitter:
         <zero>;`, a value no path reads: the arms assign it, and the unused constant is no op of the reference's
         `if`) and re-assigned in the arms — all of them, or all but the last in the alphabet when it is also after
         every re-assigned name. The arms are translated once to learn the names' types. Returns the names the `if`
-        still yields (none or one)."""
+        still yields (none or one), and the tokens its arms re-assign where they change that order."""
         reassigned = {n.id for arm in (st.body, st.orelse) for sub in arm for n in walk_nodes(sub)
                       if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in self.env
                       and n.id in self.mutated}
         last = max(yields)
         value = [last] if all(r < last for r in reassigned) else []
-        if yields == value:
-            return yields
         saved = {k: copy.copy(v) for k, v in vars(self).items() if isinstance(v, (dict, set, list))}
         try:
             self.mutated -= set(yields)
             types: list[list[Ty]] = []
+            mark = len(self.body)
             self.test(st)
             self.body.append("if {")
             types.append(self.scoped(st.body, indent, yields=yields))
@@ -1630,9 +1634,21 @@ class Emitter:
                 self.test(node)
                 types.append(self.scoped(node.body, indent, yields=yields))
             types.append(self.scoped(node.orelse, indent, yields=yields))
+            arms = self.body[mark:]
         finally:
             for k, v in saved.items():
                 setattr(self, k, v)
+        local = {m[1] for m in map(_LET.match, arms) if m}
+        tokens = sorted({m[1] for m in map(_OUTER_ASSIGN.match, arms)
+                         if m and m[1].startswith("zz_") and m[1] not in reassigned | local})
+        if tokens and not self.acq_mode:
+            value = []   # an arm re-assigns a token (an array read in it, then written): cuTile Python yields it
+            # after the `if`'s variables, cutile before its value — so the value is a `let mut` too (and the tokens
+            # are renamed for the `if`: _if_token_order)
+        else:
+            tokens = []
+        if yields == value:
+            return yields, tokens
         if any(t != types[0] for t in types):
             raise BranchTypeChange(self.file, st, "if-runtime", f"the arms bind {', '.join(yields)} to values of "
                                                                 "different types")
@@ -1654,7 +1670,22 @@ class Emitter:
             self.body.append(f"{indent}let mut {name}: {ty.rust()} = {zero};")
             self.env[name] = (name, ty)
             self.mutated.add(name)
-        return value
+        return value, tokens
+
+    def _if_token_order(self, tokens: list[str], indent: str) -> dict[str, str] | None:
+        """The tokens the arms of a runtime `if` with results re-assign (prebind_results), copied into `let mut`
+        names of this `if` that sort after every variable it yields, used in its arms and copied back after it
+        (acq_carry_back): inside a loop (or another `if`), cutile's `if` yields the enclosing construct's carried
+        names first — the loop's tokens before the `if`'s own variables — where cuTile Python yields the
+        variables, then the tokens. Old name → new name."""
+        if not tokens:
+            return None
+        k = self.fresh("zz_if")
+        renamed = {t: f"{k}_{i:02d}{t[3:]}" for i, t in enumerate(tokens)}
+        for old, new in renamed.items():
+            self.body.append(f"{indent}let mut {new}: Token = {old};")
+        self._acq_rebind(renamed)
+        return renamed
 
     def _arm_results(self, st: ast.If) -> list[str]:
         """Names not bound before the runtime ``if`` st that every arm (of an if/elif/else chain with an else)
@@ -7050,6 +7081,12 @@ def _half_value(value: float, dtype: str) -> float:
     bits = struct.unpack("<I", struct.pack("<f", value))[0]
     bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
     return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+#: an arm's statement re-assigning an outer `let mut` (no `let`): `name = ..;`
+_OUTER_ASSIGN = re.compile(r"\s*([A-Za-z_]\w*) = ")
+#: an arm's own binding: `let name` / `let mut name`
+_LET = re.compile(r"\s*let (?:mut )?([A-Za-z_]\w*)\b")
 
 
 def _float_constant(value: float, dtype: str, dims: str) -> str:
