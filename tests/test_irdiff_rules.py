@@ -1232,3 +1232,30 @@ def test_fold_minmax_constants():
     assert not v(folded("2.500000e-01"), clamped("5.000000e-01"))["equivalent"]
     zeros = v(folded("0.000000e+00"), clamped("-0.000000e+00"))   # (maxf of -0 and +0: left, and the minf after it)
     assert not zeros["equivalent"] and fired(zeros, "fold-minmax-constants") == 0
+
+
+def test_if_constant_condition():
+    """`%r = if (cmpi equal 1, 1) { yield 1.0 } else { yield 0.0 }` (cuTile Python's `1.0 if s1 == 1 else 0.0` of
+    a stride known at the launch) ≡ the value the arm taken yields (the port, cutile folded it); not the other arm's,
+    not a condition that is no constant, and not an arm that leaves the loop around it."""
+    cond = ["%a = constant <i32: 1> : tile<i32>", "%b = constant <i32: 1> : tile<i32>",
+            "%c = cmpi equal %a, %b, signed : tile<i32> -> tile<i1>"]
+    arms = ["%r = if %c -> (tile<128xf32>) {", "  %p = constant <f32: 2.000000e+00> : tile<128xf32>",
+            "  yield %p : tile<128xf32>", "} else {", "  %q = constant <f32: 3.000000e+00> : tile<128xf32>",
+            "  yield %q : tile<128xf32>", "}"]
+    python = prog(*STORE, ONES, *cond, *arms, "%s2 = addf %r, %one : tile<128xf32>", store("%s2", "%arg2"))
+
+    def port(v_: str) -> str:
+        return prog(*STORE, ONES, f"%p = constant <f32: {v_}> : tile<128xf32>", "%s2 = addf %p, %one : tile<128xf32>",
+                    store("%s2", "%arg2"))
+    out = v(python, port("2.000000e+00"))
+    assert out["equivalent"] and fired(out, "if-constant-condition") == 1, out
+    assert not v(python, port("3.000000e+00"))["equivalent"]
+    assert v(python.replace("cmpi equal", "cmpi not_equal"), port("3.000000e+00"))["equivalent"]
+    runtime = python.replace("%c = cmpi equal %a, %b", "%c = cmpi equal %arg2, %b")
+    assert not v(runtime, port("2.000000e+00"))["equivalent"]
+    # an arm with effects: its store in place of the `if`
+    eff = prog(*STORE, ONES, *cond, "if %c {", "  " + store("%one", "%arg2"), "} else {", "  " + store("%one", "%arg3"),
+               "}")
+    assert v(eff, prog(*STORE, ONES, store("%one", "%arg2")))["equivalent"]
+    assert not v(eff, prog(*STORE, ONES, store("%one", "%arg3")))["equivalent"]

@@ -683,6 +683,39 @@ def _collapse_single_break_loops(canon: Canon) -> None:
         canon.fired["single-break-loop"] += 1
 
 
+def _inline_constant_ifs(canon: Canon) -> bool:
+    """Rule if-constant-condition (see rules.py): `if %c` on a condition that is a constant (as written, or as the
+    rewrites folded it: a signed cmpi of two constants) is the arm it takes, its ops in place of the `if` and its
+    results the values that arm yields; not where that arm leaves by `break`, `continue` or `return`. Rewritten in
+    place (True when any was), so later rules see the arm's ops where they now live."""
+    changed = False
+    for region in list(_regions(canon.entry.body)):
+        out: list[Op] = []
+        for orig in region.ops:
+            op = canon.op_of(orig)
+            c = _const_int(canon, op.operands[0]) if op.name == "if" and len(op.operands) == 1 and \
+                op.regions and id(orig) not in canon.erased else None
+            arm = None if c not in (0, 1) else op.regions[0] if c else op.regions[1] if len(op.regions) > 1 \
+                else Region([])
+            ops = [canon.op_of(o) for o in arm.ops] if arm is not None else []
+            end = ops[-1] if ops else None
+            if arm is None or (end is not None and end.name in ("break", "continue", "return")) or \
+                    (op.results and (end is None or end.name != "yield" or len(end.operands) != len(op.results))) \
+                    or any(o.name in ("break", "continue", "return") for o in ops[:-1]):
+                out.append(orig)
+                continue
+            body = list(arm.ops)
+            if end is not None and end.name == "yield":
+                body = body[:-1]
+                for result, value in zip(op.results, end.operands):
+                    canon.forward[result] = canon.resolve(value)
+            out.extend(body)
+            canon.fired["if-constant-condition"] += 1
+            changed = True
+        region.ops = out
+    return changed
+
+
 def _one_fresh_token(canon: Canon) -> None:
     """Rule fresh-tokens-one (see rules.py): every `make_token` result is the first one's."""
     fresh = [op for op in _all_ops(canon.entry.body) if op.name == "make_token" and len(op.results) == 1]
@@ -1552,6 +1585,9 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         _index(canon, entry.body, 0, "entry")   # (R's loops are one region deeper now)
     _one_fresh_token(canon)
     _apply_rewrites(canon)
+    if _inline_constant_ifs(canon):
+        _index(canon, entry.body, 0, "entry")   # (the arm's loops are one region shallower now)
+        _apply_rewrites(canon)   # (the arm's values may fold further where they are read)
     before = canon.fired["single-break-loop"]
     _collapse_single_break_loops(canon)
     if canon.fired["single-break-loop"] != before:

@@ -312,6 +312,13 @@ RULES: tuple[Rule, ...] = (
          "Python folds ct.maximum/ct.minimum of constants (a helper's `ct.minimum(ct.maximum(w, 0.0), 1.0)` of a "
          "constant w under a constant `if`), cutile emits them; tileirdisasm's 7-digit text keeps the order of "
          "values, so distinct texts order as their values do", "test_fold_minmax_constants"),
+    Rule("if-constant-condition", "rewrite",
+         "an `if` whose condition is a constant — as written, or as fold-int-constants folds it (`cmpi equal` of two "
+         "constants) — is the arm it takes: that arm's ops in place of the `if`, the `if`'s results the values the "
+         "arm yields; not when the arm taken leaves by `break`, `continue` or `return`",
+         "the other arm never runs and the `if` adds no effect of its own; cuTile Python keeps an `if` on a value it "
+         "learns only when the IR materializes it (`1.0 if s1 == 1 else 0.0` of a stride known at the launch, "
+         "`s0, s1 = x.strides`), which cutile's compiler folds away", "test_if_constant_condition"),
     Rule("fold-int-constants", "rewrite",
          "exti of an integer constant, itof of one the float type holds exactly (|c| ≤ 2^24 for f32, 2^53 for "
          "f64; unsigned only when c ≥ 0), and addi/subi/muli/divi/remi/maxi/mini (signed), shli, andi/ori/xori of "
