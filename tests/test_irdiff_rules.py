@@ -1259,3 +1259,60 @@ def test_if_constant_condition():
                "}")
     assert v(eff, prog(*STORE, ONES, store("%one", "%arg2")))["equivalent"]
     assert not v(eff, prog(*STORE, ONES, store("%one", "%arg3")))["equivalent"]
+
+
+def test_argmax_two_reductions():
+    """cuTile Python's arg-max / arg-min (one reduce of values and indices, cuda.tile 1.7's comparison body) ≡ the
+    value's reduction, then the least index where x equals it or the best is NaN (integers: where x equals it) —
+    the port's two reductions. Without the NaN term, with the greatest index, with the other reduction, or with
+    another body (the tie to the greater index) it stays different."""
+    x = ["%xi = iota : tile<2048xi32>", "%xf = itof %xi signed : tile<2048xi32> -> tile<2048xf32>",
+         "%x = reshape %xf : tile<2048xf32> -> tile<128x16xf32>"]
+    idx = ["%io = iota : tile<16xi32>", "%ir = reshape %io : tile<16xi32> -> tile<1x16xi32>",
+           "%ib = broadcast %ir : tile<1x16xi32> -> tile<128x16xi32>"]
+    f, b, i = "tile<128x16xf32>", "tile<128x16xi1>", "tile<128x16xi32>"
+
+    def reference(cmp: str = "greater_than", tie: str = "less_than") -> str:
+        body = ["(%l0: tile<f32>, %r0: tile<f32>, %l1: tile<i32>, %r1: tile<i32>) {",
+                f"  %c0 = cmpf {cmp} ordered %l0, %r0 : tile<f32> -> tile<i1>",
+                "  %c1 = cmpf equal ordered %l0, %r0 : tile<f32> -> tile<i1>",
+                "  %c2 = cmpf not_equal unordered %l0, %l0 : tile<f32> -> tile<i1>",
+                "  %c3 = cmpf not_equal unordered %r0, %r0 : tile<f32> -> tile<i1>",
+                "  %c4 = cmpf equal ordered %l0, %l0 : tile<f32> -> tile<i1>",
+                "  %c5 = andi %c4, %c3 : tile<i1>", "  %c6 = ori %c0, %c5 : tile<i1>",
+                "  %c7 = andi %c2, %c3 : tile<i1>", "  %c8 = ori %c1, %c7 : tile<i1>",
+                f"  %c9 = cmpi {tie} %l1, %r1, signed : tile<i32> -> tile<i1>",
+                "  %c10 = andi %c8, %c9 : tile<i1>", "  %c11 = ori %c6, %c10 : tile<i1>",
+                "  %c12 = select %c11, %l0, %r0 : tile<i1>, tile<f32>",
+                "  %c13 = select %c11, %l1, %r1 : tile<i1>, tile<i32>",
+                "  yield %c12, %c13 : tile<f32>, tile<i32>", "}"]
+        ident = "0xFF800000" if cmp == "greater_than" else "0x7F800000"
+        return typed_store("i32", [*x, *idx, f"%red:2 = reduce %x, %ib dim=1 identities=[{ident} : f32, 0 : i32] : "
+                                   f"{f}, {i} -> tile<128xf32>, tile<128xi32>", *body], "%red#1")
+
+    def port(best: str = "maxf", nan: bool = True, pick: str = "mini") -> str:
+        ident = "0xFF800000" if best == "maxf" else "0x7F800000"
+        hit = ["%eq = cmpf equal ordered %x, %bb : " + f"{f} -> {b}"]
+        if nan:
+            hit += ["%nan = cmpf not_equal unordered %keep, %keep : tile<128x1xf32> -> tile<128x1xi1>",
+                    f"%nb = broadcast %nan : tile<128x1xi1> -> {b}", f"%hit = ori %eq, %nb : {b}"]
+        return typed_store("i32", [
+            *x, f"%best = reduce %x dim=1 identities=[{ident} : f32] : {f} -> tile<128xf32>",
+            "(%l: tile<f32>, %r: tile<f32>) {", f"  %m = {best} %l, %r : tile<f32>", "  yield %m : tile<f32>", "}",
+            "%keep = reshape %best : tile<128xf32> -> tile<128x1xf32>",
+            f"%bb = broadcast %keep : tile<128x1xf32> -> {f}", *hit, *idx,
+            "%big0 = constant <i32: 2147483647> : tile<i32>", "%big1 = reshape %big0 : tile<i32> -> tile<1x1xi32>",
+            f"%big = broadcast %big1 : tile<1x1xi32> -> {i}",
+            f"%sel = select {'%hit' if nan else '%eq'}, %ib, %big : {b}, {i}",
+            f"%index = reduce %sel dim=1 identities=[{2147483647 if pick == 'mini' else -2147483648} : i32] : "
+            f"{i} -> tile<128xi32>",
+            "(%l: tile<i32>, %r: tile<i32>) {", f"  %m = {pick} %l, %r signed : tile<i32>",
+            "  yield %m : tile<i32>", "}"], "%index")
+
+    out = v(reference(), port())
+    assert out["equivalent"] and fired(out, "argmax-two-reductions") == 1, out["differences"]
+    assert v(reference("less_than"), port("minf"))["equivalent"]
+    assert not v(reference(), port(nan=False))["equivalent"]          # an all-NaN row: index 0 vs none
+    assert not v(reference(), port(pick="maxi"))["equivalent"]        # the greatest index among ties
+    assert not v(reference(), port("minf"))["equivalent"]             # arg-max is not the min's index
+    assert not v(reference(tie="greater_than"), port())["equivalent"]  # another body: ties to the greater index

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from . import argmax
 from .parse import Entry, Op, Region, split_top_level
 from .rules import PURE_OPS, TERMINATORS
 
@@ -1577,6 +1578,8 @@ def canonicalize(entry: Entry, layout: Layout | None = None, unit_grid: frozense
         if op.name in ("load_view_tko", "store_view_tko") and INBOUNDS.search(op.template):   # inbounds-hint
             op.template = INBOUNDS.sub("", op.template)
             canon.fired["inbounds-hint"] += 1
+    if fired := argmax.rewrite(entry.body, canon.forward):   # argmax-two-reductions (irdiff/argmax.py)
+        canon.fired["argmax-two-reductions"] += fired
     canon.attrs = HINTS_DEFAULT.sub("", _hints_for_target(canon, entry.attrs, target)).strip()
     if canon.attrs != entry.attrs.strip():
         canon.fired["empty-optimization-hints"] += 1

@@ -174,6 +174,19 @@ RULES: tuple[Rule, ...] = (
          "non-NaN x, subnormals included: no flush) and, for n ≥ 2, every NaN result is the canonical NaN either "
          "way. cutile 0.3.1 cannot emit `fpowi`; a negative n is a reciprocal (rcp.rn) of the product, and "
          "n = 1 keeps `x * 1`, which tileiras folds away in a port's `x * 1.0`", "test_fpowi_const"),
+    Rule("argmax-two-reductions", "rewrite",
+         "cuTile Python's arg-max / arg-min (`ct.argmax`: one `reduce` of the values and int32 indices whose body "
+         "is cuda.tile 1.7's comparison — the better value, NaN the worst, the lesser index between equal values) "
+         "is two reductions: `best = reduce(x, maxf / minf / maxi / mini)` at the value's identity, then `reduce("
+         "select(x == best or best is NaN, indices, 2147483647), mini)` (integers: x == best); only its index result is "
+         "rewritten (irdiff/argmax.py)",
+         "the body orders the pairs lexicographically (value, NaN below every number; then the lesser index), so "
+         "the reduction is the least index among the positions holding the best value; a float max/min reduction "
+         "ignores NaN, so `best` is that value, or NaN when no value is a number (then every position ties and "
+         "the least index wins); `equal ordered` finds exactly the positions of `best` (±0 equal, as in the body). "
+         "The reference's identity pair (-inf, 0) is no identity of its body for a -inf element past index 0: "
+         "where tileiras combined it the reference could answer 0, the port the first -inf's index",
+         "test_argmax_two_reductions"),
     Rule("cdiv-rounding", "rewrite",
          "divi (a + (b-1)), b signed  ≡  divi a, b signed rounding<positive_inf>, for constant b > 0 and a ≥ 0",
          "for a ≥ 0 and b > 0, ⌊(a+b-1)/b⌋ = ⌈a/b⌉ and truncation equals flooring; a ≥ 0 is proven from an "

@@ -3627,9 +3627,7 @@ class Emitter:
                 raise self.refuse(node, "int-floordiv", f"`{self.text(node)}` other than unpacked into two names "
                                                         "(`q, r = divmod(a, b)`)")
             if op in ("argmax", "argmin"):
-                raise self.refuse(node, "argmax", f"ct.{op}: cuTile Python compiles it to a Tile IR reduce of two "
-                                                  "operands (the values and their indices, one comparison body); "
-                                                  "cutile 0.3.1's reduce takes one operand")
+                return self.argmax(node, op, want_name)
             if op == "isnan" and len(node.args) == 1:   # cuTile Python: the unordered `x != x`
                 self.need(node, "isnan", "ct.isnan")
                 code, ty = self.expr(node.args[0])
@@ -5513,6 +5511,61 @@ class Emitter:
                 self.body.insert(marks[i], f"let {tmp}: {ty.rust()} = {code};")
                 out[i] = (tmp, ty)
         return out
+
+    def argmax(self, node: ast.Call, op: str, want_name: str | None) -> tuple[str, Ty]:
+        """``ct.argmax(x, axis)`` / ``ct.argmin``: cuTile Python reduces the values and their indices together (one
+        Tile IR reduce of two operands, a comparison body: the best value wins, NaN the worst — or the best with
+        ``propagate_nan=True`` — and the least index among equal ones); cutile 0.3.1's reduce takes one operand. So
+        it is the value's reduction, then the least index where x equals it — or every index where that value is
+        NaN (no value but NaN: index 0): ``ct.min(ct.where(hit, iota, INT_MAX), axis)``, the same index for every
+        input (irdiff rule argmax-two-reductions reads the reference's reduce so)."""
+        self.need(node, "argmax", f"ct.{op}")
+        opts = {k.arg: k.value for k in node.keywords}
+        args = list(node.args) + [opts.pop(k) for k in ("axis",) if k in opts and len(node.args) == 1]
+        keep, nan = (self.const_value(opts.pop(k))[1] if k in opts else False for k in ("keepdims", "propagate_nan"))
+        axis = self._int(args[1]) if len(args) == 2 else None
+        if len(args) not in (1, 2) or opts or (len(args) == 2 and axis is None) or \
+                not isinstance(keep, bool) or not isinstance(nan, bool):
+            raise self.refuse(node, "argmax", f"`{self.text(node)}`: ct.{op}(x, axis) with a constant axis, "
+                                              "keepdims and propagate_nan")
+        if nan:
+            raise self.refuse(node, "argmax", f"ct.{op}(.., propagate_nan=True): the NaN-propagating reduction it "
+                                              "reads as is not ported (ct.max / ct.min with propagate_nan)")
+        code, ty = self.expr(args[0])
+        if not isinstance(ty, Tile) or not ty.shape or ty.dtype not in ("f16", "bf16", "f32", "f64", "i8", "i16",
+                                                                           "i32", "i64", "u8", "u16", "u32", "u64"):
+            raise self.refuse(node, "argmax", f"ct.{op} of {_describe(ty)} (a numeric tile of rank 1 or more)")
+        if axis is None and len(ty.shape) != 1:
+            raise self.refuse(node, "argmax", f"ct.{op} over every axis of a {len(ty.shape)}-d tile (ported: one "
+                                              "axis, or a 1-d tile)")
+        axis = (axis or 0) % len(ty.shape)
+        x = self.fresh("ranked")
+        self.body.append(f"let {x}: {ty.rust()} = {code};")
+        self.env[x] = (x, ty)
+
+        def call(fn: str, *a: ast.expr, **kw: ast.expr) -> ast.Call:
+            return ast.Call(ast.Attribute(ast.Name("ct", ast.Load()), fn, ast.Load()), list(a),
+                            [ast.keyword(k, v) for k, v in kw.items()])
+
+        def name(n: str) -> ast.Name:
+            return ast.Name(n, ast.Load())
+
+        const = ast.Constant
+        best = self.fresh("best")
+        best_code, best_ty = self.expr(ast.fix_missing_locations(ast.copy_location(
+            call("max" if op == "argmax" else "min", name(x), const(axis), keepdims=const(True)), node)))
+        self.body.append(f"let {best}: {best_ty.rust()} = {best_code};")
+        self.env[best] = (best, best_ty)
+        hit: ast.expr = ast.Compare(name(x), [ast.Eq()], [name(best)])
+        if ty.dtype.startswith(("f", "bf")):   # a NaN best: no value but NaN, every index ties
+            hit = ast.BinOp(hit, ast.BitOr(), ast.Compare(name(best), [ast.NotEq()], [name(best)]))
+        shape = tuple(const(1) if d != axis else const(-1) for d in range(len(ty.shape)))
+        iota = call("arange", const(self._extent(ty.shape[axis])), dtype=ast.Attribute(name("ct"), "int32", ast.Load()))
+        if len(ty.shape) > 1:
+            iota = call("reshape", iota, ast.Tuple(list(shape), ast.Load()))
+        picked = call("where", hit, iota, const(2147483647))
+        out = call("min", picked, const(axis), **({"keepdims": const(True)} if keep else {}))
+        return self.expr(ast.fix_missing_locations(ast.copy_location(out, node)), want_name)
 
     def typed(self, code: str, ty: Tile, want_name: str | None, temp: str) -> tuple[str, Tile]:
         """cutile infers some ops' result types only from a typed binding (iota, select, convert_tile, raw loads):
