@@ -624,13 +624,12 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "before its test): cuTile Python's dataflow analysis (literals, constexprs, `+ - *`, joins over ifs and "
               "iterations; translate/divby.py) and its add_divby_pass state `assume div_by<P>` on that loop body "
               "parameter and every read takes it; an unsafe site", S, "real_carried_facts"),
-    Construct("argmax", "`ct.argmax(x, axis)` / `ct.argmin` (keepdims; a 1-d tile with no axis)",
+    Construct("argmax", "`ct.argmax(x, axis)` / `ct.argmin` (keepdims; no axis: the flat index)",
               "cuTile Python's one reduce of two operands (values, indices; a comparison body), which cutile 0.3.1 "
               "cannot write (its `reduce` takes one operand), as two reductions: `let best = reduce_max(x, axis)` "
               "kept as a dimension, then the least index where x equals it (or where it is NaN: no value but NaN) "
               "— `reduce_min(select(hit, iota, i32::MAX), axis)`; proven by irdiff rule argmax-two-reductions",
-              S, "real_argmax", "refused with the reason: propagate_nan=True, every axis of a tile of rank 2 or more, "
-              "a runtime axis"),
+              S, "real_argmax", "refused with the reason: propagate_nan=True, a runtime axis"),
     Construct("pow-int", "`x ** n`, `ct.pow(x, n)` of a float tile or scalar and a constant integer n >= 2 (a "
               "literal, a `ct.Constant[int]`, a constant expression; f64 also n = 1): `(t - mu) ** 2`, `t ** 3`",
               "the products tileiras 13.4 compiles Tile IR `fpowi` of a constant exponent to (square-and-multiply, "

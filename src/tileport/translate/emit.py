@@ -5551,6 +5551,23 @@ class Emitter:
             return ast.Name(n, ast.Load())
 
         const = ast.Constant
+        x = self.fresh("ranked")
+        self.body.append(f"let {x}: {ty.rust()} = {code};")
+        self.env[x] = (x, ty)
+        if axis is None and len(ty.shape) > 1:   # every axis: the flat index, as cuTile Python reshapes to (-1,)
+            sizes = [self._extent(d) for d in ty.shape]
+            if None in sizes:
+                raise self.refuse(node, "argmax", f"ct.{op} over every axis of a tile of extents not known")
+            flat = self.fresh("flat")
+            flat_code, flat_ty = self.expr(ast.fix_missing_locations(ast.copy_location(
+                call("reshape", name(x), ast.Tuple([const(math.prod(sizes))], ast.Load())), node)))
+            self.body.append(f"let {flat}: {flat_ty.rust()} = {flat_code};")
+            self.env[flat] = (flat, flat_ty)
+            picked = call(op, name(flat), const(0))
+            if keep:
+                picked = call("reshape", picked, ast.Tuple([const(1)] * len(ty.shape), ast.Load()))
+            return self.expr(ast.fix_missing_locations(ast.copy_location(picked, node)), want_name)
+        axis = (axis or 0) % len(ty.shape)
         best = self.fresh("best")
         best_code, best_ty = self.expr(ast.fix_missing_locations(ast.copy_location(
             call("max" if op == "argmax" else "min", name(x), const(axis), keepdims=const(True)), node)))
