@@ -5535,14 +5535,6 @@ class Emitter:
         if not isinstance(ty, Tile) or not ty.shape or ty.dtype not in ("f16", "bf16", "f32", "f64", "i8", "i16",
                                                                            "i32", "i64", "u8", "u16", "u32", "u64"):
             raise self.refuse(node, "argmax", f"ct.{op} of {_describe(ty)} (a numeric tile of rank 1 or more)")
-        if axis is None and len(ty.shape) != 1:
-            raise self.refuse(node, "argmax", f"ct.{op} over every axis of a {len(ty.shape)}-d tile (ported: one "
-                                              "axis, or a 1-d tile)")
-        axis = (axis or 0) % len(ty.shape)
-        x = self.fresh("ranked")
-        self.body.append(f"let {x}: {ty.rust()} = {code};")
-        self.env[x] = (x, ty)
-
         def call(fn: str, *a: ast.expr, **kw: ast.expr) -> ast.Call:
             return ast.Call(ast.Attribute(ast.Name("ct", ast.Load()), fn, ast.Load()), list(a),
                             [ast.keyword(k, v) for k, v in kw.items()])
