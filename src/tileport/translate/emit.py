@@ -5543,9 +5543,11 @@ class Emitter:
             return ast.Name(n, ast.Load())
 
         const = ast.Constant
-        x = self.fresh("ranked")
-        self.body.append(f"let {x}: {ty.rust()} = {code};")
-        self.env[x] = (x, ty)
+        x = code   # (a tile already named is read as it is; any other expression is named once)
+        if not (isinstance(args[0], ast.Name) and self.env.get(args[0].id, (None,))[0] == code):
+            x = self.fresh("ranked")
+            self.body.append(f"let {x}: {ty.rust()} = {code};")
+            self.env[x] = (x, ty)
         if axis is None and len(ty.shape) > 1:   # every axis: the flat index, as cuTile Python reshapes to (-1,)
             sizes = [self._extent(d) for d in ty.shape]
             if None in sizes:
@@ -5569,7 +5571,9 @@ class Emitter:
         if ty.dtype.startswith(("f", "bf")):   # a NaN best: no value but NaN, every index ties
             hit = ast.BinOp(hit, ast.BitOr(), ast.Compare(name(best), [ast.NotEq()], [name(best)]))
         shape = tuple(const(1) if d != axis else const(-1) for d in range(len(ty.shape)))
-        iota = call("arange", const(self._extent(ty.shape[axis])), dtype=ast.Attribute(name("ct"), "int32", ast.Load()))
+        extent = ty.shape[axis]   # (a constant's name where the tile's type has one: `iota(shape![V])`)
+        iota = call("arange", name(extent) if extent in self.params else const(self._extent(extent)),
+                    dtype=ast.Attribute(name("ct"), "int32", ast.Load()))
         if len(ty.shape) > 1:
             iota = call("reshape", iota, ast.Tuple(list(shape), ast.Load()))
         picked = call("where", hit, iota, const(2147483647))
