@@ -26,6 +26,7 @@ def test_argmax_is_two_reductions(tmp_path):
 @pytest.mark.parametrize("call, reason", [
     ("ct.argmax(t, 1, propagate_nan=True)", r"ct\.argmax\(\.\., propagate_nan=True\)"),
     ("ct.argmax(t, n)", r"ct\.argmax\(x, axis\) with a constant axis"),
+    ("ct.argmax(ct.astype(t, ct.int8), 1)", r"ct\.argmax of .*no 8- or 16-bit integer identity"),
 ])
 def test_argmax_forms_left_refused_at_their_position(tmp_path, call, reason):
     with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: .*" + reason):

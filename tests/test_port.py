@@ -11,6 +11,7 @@ from tileport.translate.coverage import COVERAGE, coverage_markdown
 
 from conftest import REPO, run_tileport
 from fixtures.cutile_round25 import KERNELS as ROUND25
+from fixtures.cutile_round26 import KERNELS as ROUND26
 
 SUPPORTED_EXAMPLES = sorted({c.example for c in COVERAGE if c.status == "supported" and c.example})
 
@@ -1644,6 +1645,16 @@ def if_token_order(x, s, n: int, K: ct.Constant[int], B: ct.Constant[int]):
         a = ct.load(s, (2,), (B,))
     ct.store(s, (0,), w + a)
 """, ["x=f32[?]/1, s=f32[?]/1, n=i32, K=#3, B=#16"]),
+    # ct.argmax / ct.argmin of i64 (an identity tileirdisasm prints without its type) and bf16 tiles: irdiff rule
+    # argmax-two-reductions (the example real_argmax has f32, f16 and u32; f64 stays unproven: cuda.tile 1.7 writes
+    # its reductions' identity with the sign lost, docs/corpus.md limits)
+    "argmax_wide": ("""
+@ct.kernel
+def argmax_wide(x, xb, y, B: ct.Constant[int]):
+    t = ct.load(x, (ct.bid(0), 0), (B, B))
+    b = ct.load(xb, (ct.bid(0), 0), (B, B))
+    ct.store(y, (ct.bid(0),), ct.argmin(t, 1) + ct.argmin(b, axis=-1))
+""", ["x=i64[?,?]/?,1, xb=bf16[?,?]/?,1, y=i32[?]/1, B=#16"]),
     # ct.reduce / ct.scan whose combine is a built-in op at its identity: the built-in reduction's Tile IR (a lambda
     # sum, ct.maximum at -inf, operator.mul at 1 with keepdims, an int max at the i32 minimum by a function defined in
     # the kernel, a scan along axis 0 by a module's function)

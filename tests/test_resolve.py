@@ -177,6 +177,8 @@ CASES = {
                    "BM = 64\nBN = 32", "TILES"),
     "tuple-comprehension": ("shapes = tuple(TILE for _ in ct.static_iter(range(2)))\n"
                             "t = ct.zeros(shapes, dtype=ct.float32)", "ct.zeros((TILE, TILE)", "tuple("),
+    "dtype-constructor": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,)) * ct.float32(1.5) + ct.int32(2.7)",
+                          "ct.full((), 1.5, dtype=ct.float32)", "ct.float32(1.5)"),
     "if-jump-else": ("for k in range(TILE):\n    if k > 2:\n        break\n    else:\n        t = k",
                      "        break\n    t = k", "else"),
     "helper-tuple-argument": ("store_all((x, y), ct.zeros((TILE,), ct.float32))",

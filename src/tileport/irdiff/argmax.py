@@ -27,8 +27,9 @@ import re
 
 from .parse import Op, Region, parse
 
-#: the reference's reduce: values of type T and int32 indices along dimension D, at identities (I, 0)
-REDUCE_RE = re.compile(r"reduce \$0, \$1 dim=(\d+) identities=\[(\S+) : (\w+), 0 : i32\] : tile<((?:\d+x)*)(\w+)>, "
+#: the reference's reduce: values of type T and int32 indices along dimension D, at identities (I, 0) — I as
+#: tileirdisasm prints it (`0xFF800000 : f32`, `-128 : i8`; an i64 without its type)
+REDUCE_RE = re.compile(r"reduce \$0, \$1 dim=(\d+) identities=\[([^,\]]+), 0 : i32\] : tile<((?:\d+x)*)(\w+)>, "
                        r"tile<(?:\d+x)*i32> -> tile<((?:\d+x)*)\w+>, tile<(?:\d+x)*i32> \(\^0: tile<\w+>, \^1: "
                        r"tile<\w+>, \^2: tile<i32>, \^3: tile<i32>\)")
 
@@ -95,9 +96,9 @@ def _tile(dims: list[str], dtype: str) -> str:
 def _two_reductions(op: Op) -> tuple[list[Op], str] | None:
     """The ops that compute op's index result from its two operands, and the one that holds it."""
     m = REDUCE_RE.fullmatch(op.template) if op.name == "reduce" and len(op.operands) == 2 else None
-    if m is None or m.group(3) != m.group(5) or len(op.results) != 2:
+    if m is None or len(op.results) != 2 or not re.fullmatch(rf"\S+ : {m.group(4)}|-?\d+", m.group(2)):
         return None
-    dim, ident, dtype, dims = int(m.group(1)), m.group(2), m.group(3), m.group(4).split("x")[:-1]
+    dim, ident, dims, dtype = int(m.group(1)), m.group(2), m.group(3).split("x")[:-1], m.group(4)
     which = _which(op, dtype)
     if which is None or dim >= len(dims):
         return None
@@ -118,7 +119,7 @@ def _two_reductions(op: Op) -> tuple[list[Op], str] | None:
         hit = [f"%hit = cmpi equal %x, %bb, {sign} : {t} -> {b}"]
     text = "\n".join([
         f"entry @argmax(%x: {t}, %i: {i}) {{",
-        f"  %best = reduce %x dim={dim} identities=[{ident} : {dtype}] : {t} -> {o_t}",
+        f"  %best = reduce %x dim={dim} identities=[{ident}] : {t} -> {o_t}",
         f"  (%l: tile<{dtype}>, %r: tile<{dtype}>) {{",
         f"    %m = {reduce_op} %l, %r{suffix} : tile<{dtype}>",
         f"    yield %m : tile<{dtype}>",

@@ -629,7 +629,8 @@ Construct("store-block-owned", "`ct.store(out, index=(bid..), tile=t)` on a bloc
               "cannot write (its `reduce` takes one operand), as two reductions: `let best = reduce_max(x, axis)` "
               "kept as a dimension, then the least index where x equals it (or where it is NaN: no value but NaN) "
               "— `reduce_min(select(hit, iota, i32::MAX), axis)`; proven by irdiff rule argmax-two-reductions",
-              S, "real_argmax", "refused with the reason: propagate_nan=True, a runtime axis"),
+              S, "real_argmax", "refused with the reason: propagate_nan=True, a runtime axis, 8- / 16-bit integer "
+              "tiles (cutile 0.3.1: \"Unsupported constant type i8 min\")"),
     Construct("pow-int", "`x ** n`, `ct.pow(x, n)` of a float tile or scalar and a constant integer n >= 2 (a "
               "literal, a `ct.Constant[int]`, a constant expression; f64 also n = 1): `(t - mu) ** 2`, `t ** 3`",
               "the products tileiras 13.4 compiles Tile IR `fpowi` of a constant exponent to (square-and-multiply, "

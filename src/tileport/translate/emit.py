@@ -5532,9 +5532,11 @@ class Emitter:
             raise self.refuse(node, "argmax", f"ct.{op}(.., propagate_nan=True): the NaN-propagating reduction it "
                                               "reads as is not ported (ct.max / ct.min with propagate_nan)")
         code, ty = self.expr(args[0])
-        if not isinstance(ty, Tile) or not ty.shape or ty.dtype not in ("f16", "bf16", "f32", "f64", "i8", "i16",
-                                                                           "i32", "i64", "u8", "u16", "u32", "u64"):
-            raise self.refuse(node, "argmax", f"ct.{op} of {_describe(ty)} (a numeric tile of rank 1 or more)")
+        if not isinstance(ty, Tile) or not ty.shape or ty.dtype not in ("f16", "bf16", "f32", "f64", "i32", "i64",
+                                                                           "u32", "u64"):
+            raise self.refuse(node, "argmax", f"ct.{op} of {_describe(ty)} (ported: a tile of 16- to 64-bit floats "
+                                              "or 32- / 64-bit integers; cutile 0.3.1 builds no 8- or 16-bit integer "
+                                              "identity for the value's reduction)")
         def call(fn: str, *a: ast.expr, **kw: ast.expr) -> ast.Call:
             return ast.Call(ast.Attribute(ast.Name("ct", ast.Load()), fn, ast.Load()), list(a),
                             [ast.keyword(k, v) for k, v in kw.items()])

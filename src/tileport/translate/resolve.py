@@ -163,9 +163,13 @@ REWRITES: tuple[Rewrite, ...] = (
             "`v.num_tiles(k)`, `v.tile_shape`", "`ct.load(x, idx, shape, padding_mode=P)`, `ct.store(x, idx, t)`, "
             "`ct.num_tiles(x, k, shape)`, the shape: the same partition view and load/store in cuTile Python's IR"),
     Rewrite("tuple-name", "a name bound once to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM, BN)`, "
-            "`tile_shape = TILE` of a module tuple) and passed on (`ct.load(x, index=idx, shape=shape)`)", "the tuple itself where the name is read (its "
+            "`tile_shape = TILE` of a module tuple, `SHAPE = SHAPES[K]` of a module tuple of tuples and a constant K, "
+            "`shape = (1,) + (B,)`, `args = (idx, (B,))`) and passed on (`ct.load(x, index=idx, shape=shape)`, "
+            "`ct.load(x, *args)`); a name bound once to a tuple of literals or to an array's `x.shape` / `x.strides` "
+            "read by element too (`SHAPE[-2:]`, `dims[0]`)", "the tuple itself where the name is read (its "
             "elements: literals, names bound once, their arithmetic, `ct.bid`, `x.shape[k]`, a tile's extents "
-            "starred, `(*t.shape[:-1], B)`)"),
+            "starred, `(*t.shape[:-1], B)`, tuples of those), then indexed, sliced and joined as Python does "
+            "(tuple-fold): `dims[0]` is `x.shape[0]`"),
     Rewrite("tuple-name-elements", "a name bound to tuples of one length read by element or holding tiles (`pair = "
             "(t, t + 1.0)`, then `pair[0] * pair[-1]`, `a, b = pair`, `f(pair)` with `p[0]` in f), re-bound too "
             "(`state = step(state, blk)` in a loop, `s = (s[1], s[0] + t)`)",
@@ -187,8 +191,13 @@ REWRITES: tuple[Rewrite, ...] = (
             "indices of the range: what Python computes when cuTile Python reads the tuple"),
     Rewrite("tuple-comprehension", "`tuple(e for i in ct.static_iter(X))` in a kernel (X a tuple written out, or "
             "computed from literals, module constants and the kernel's constants: `range(N)`, `zip(..)`; several "
-            "`for`s, no `if`)", "the tuple of `e` once per item, the targets replaced by the items: cuTile Python "
-            "unrolls the comprehension the same way"),
+            "`for`s; `if` conditions those values decide, `.. if k % 2 == 0`)", "the tuple of `e` once per item "
+            "whose conditions hold, the targets replaced by the items: cuTile Python unrolls the comprehension the "
+            "same way (its tuple_comp_if decides each condition while unrolling)"),
+    Rewrite("dtype-constructor", "a dtype called in a kernel: `ct.float32(1.5)`, `np.int32(k)`, `ct.float16(n)`",
+            "a constant argument: the 0-d tile of that dtype, `ct.full((), 1.5, dtype=ct.float32)` (the value "
+            "converted as Python converts it, as cuTile Python's dtype constructor makes the constant); any other: "
+            "`ct.astype(n, ct.float16)`, the conversion it emits"),
     Rewrite("if-jump-else", "in a loop, `if c: ..; break` (or `continue`) with an `else` arm that does not jump",
             "the `if` without its `else`, then the `else` arm's statements after it: the same paths, and the form "
             "cuTile Python compiles (`if %c { break } else { }` followed by the rest)"),
@@ -465,6 +474,35 @@ def _numpy_scalar_node(value: Any, like: ast.AST) -> ast.expr | None:
         ast.copy_location(n, like)
         _mark(n)
     return call
+
+
+#: cuda.tile's dtypes that construct a value when called (numeric and byte-wide: `ct.float32(x)`), by the Python type
+#: a constant argument is converted with
+DTYPE_CONSTRUCTORS = {**dict.fromkeys(("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"), int),
+                      **dict.fromkeys(("float16", "bfloat16", "float32", "float64"), float)}
+
+
+def _dtype_constructor(node: ast.Call) -> ast.expr:
+    """``ct.float32(1.5)`` / ``np.int32(k)`` called in a kernel (rewrite dtype-constructor): cuTile Python's dtype
+    constructor makes a constant argument a constant of that dtype (the number converted as Python converts it,
+    `ct.int32(3.9)` is 3), spelled as the 0-d tile a numpy scalar is (``ct.full((), 1.5, dtype=ct.float32)``, the
+    same Tile IR); any other argument, a scalar, is converted (``ct.astype(n, ct.float32)``)."""
+    dtype, arg = node.func.attr, node.args[0]
+    negative = isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub)
+    literal = arg.operand if negative else arg
+    if isinstance(literal, ast.Constant) and type(literal.value) in (int, float, bool):
+        value = DTYPE_CONSTRUCTORS[dtype](-literal.value if negative else literal.value)
+        if value == value and value not in (float("inf"), float("-inf")):
+            value_node = ast.Constant(value)
+            value_node.tileport_exact = True   # (an f64 constant of all its digits, as the numpy scalar's)
+            out = ast.Call(_attr_chain("ct.full", node), [ast.Tuple([], ast.Load()), value_node],
+                           [ast.keyword("dtype", _attr_chain(f"ct.{dtype}", node))])
+            for n in walk_nodes(out):
+                ast.copy_location(n, node)
+                _mark(n)
+            return out
+    out = ast.Call(_attr_chain("ct.astype", node.func), [arg, _attr_chain(f"ct.{dtype}", node.func)], [])
+    return _mark(ast.copy_location(out, node))
 
 
 def _locals(fn: ast.FunctionDef) -> set[str]:
@@ -783,6 +821,9 @@ class _Resolver(ast.NodeTransformer):
                     ast.fix_missing_locations(k.value)
                 elif k.arg in ("index", "shape") and isinstance(k.value, ast.List):   # a list is a tuple there
                     k.value = _mark(ast.copy_location(ast.Tuple(k.value.elts, ast.Load()), k.value))
+        if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr in DTYPE_CONSTRUCTORS \
+                and len(node.args) == 1 and not node.keywords and not isinstance(node.args[0], ast.Starred):
+            return _dtype_constructor(node)   # `ct.float32(1.5)` / `np.float32(v)` in a kernel (dtype-constructor)
         if isinstance(node.func, ast.Attribute) and _is_ct(node.func.value) and node.func.attr == "ensure_constant" \
                 and len(node.args) == 1 and not node.keywords:
             # cuTile Python checks at compile time that the argument is a constant (analyze compiled it): its value
@@ -1154,6 +1195,25 @@ def _comprehension_items(it: ast.expr, env: dict[str, Any], constants: dict[str,
     return None if any(v is None for v in spelled) else spelled
 
 
+def _static_truth(test: ast.expr, env: dict[str, Any], constants: dict[str, Any], local: set[str]) -> bool | None:
+    """A comprehension's condition with its targets replaced by their items, decided from literals, module constants
+    and the kernel's constants; None when it reads anything else."""
+    scope = {}
+    for name in {n.id for n in walk_nodes(test) if isinstance(n, ast.Name)}:
+        if name in constants:
+            scope[name] = constants[name]
+        elif name in local or name not in env:
+            return None
+        else:
+            scope[name] = env[name]
+    safe = {"len": len, "min": min, "max": max, "abs": abs, "int": int, "float": float, "bool": bool}
+    try:
+        value = eval(compile(ast.Expression(test), "<comprehension-if>", "eval"), {"__builtins__": safe}, scope)
+    except Exception:
+        return None
+    return bool(value) if isinstance(value, (bool, int, float)) else None
+
+
 def _expand_tuple_comprehensions(fn: ast.FunctionDef, env: dict[str, Any], constants: dict[str, Any]) -> None:
     """``tuple(e for i in ct.static_iter(X))`` (one or more such generators, no `if`): the tuple of ``e`` once per
     item, each target replaced by its item (rewrite tuple-comprehension) — cuTile Python builds the tuple by
@@ -1169,7 +1229,7 @@ def _expand_tuple_comprehensions(fn: ast.FunctionDef, env: dict[str, Any], const
             gen = node.args[0]
             rows: list[dict[str, ast.expr]] = [{}]
             for g in gen.generators:
-                if g.ifs or g.is_async:
+                if g.is_async:
                     return node
                 out = []
                 for row in rows:
@@ -1179,12 +1239,20 @@ def _expand_tuple_comprehensions(fn: ast.FunctionDef, env: dict[str, Any], const
                         return node
                     for item in items:
                         if isinstance(g.target, ast.Name):
-                            out.append({**row, g.target.id: item})
+                            new = {**row, g.target.id: item}
                         elif isinstance(g.target, ast.Tuple) and all(isinstance(t, ast.Name) for t in g.target.elts) \
                                 and isinstance(item, ast.Tuple) and len(item.elts) == len(g.target.elts):
-                            out.append({**row, **{t.id: v for t, v in zip(g.target.elts, item.elts)}})
+                            new = {**row, **{t.id: v for t, v in zip(g.target.elts, item.elts)}}
                         else:
                             return node
+                        # (`.. if k % 2 == 0`: each condition decided per item, as cuTile Python's tuple_comp_if
+                        # decides it while unrolling; one it cannot decide here leaves the comprehension as it is)
+                        keep = [_static_truth(_Substitute(new).visit(copy.deepcopy(c)), env, constants, local - set(new))
+                                for c in g.ifs]
+                        if any(k is None for k in keep):
+                            return node
+                        if all(keep):
+                            out.append(new)
                 rows = out
             elts = [_Substitute(row).visit(copy.deepcopy(gen.elt)) for row in rows]
             out_node = _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), node))
@@ -2645,7 +2713,8 @@ def _inline_statement_calls(fn: ast.FunctionDef, file: Path, helpers: dict[str, 
     fn.body = expand(fn.body)
 
 
-def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) -> None:
+def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None,
+                        constants: dict[str, Any] | None = None) -> None:
     """A name bound once, in a top-level statement, to a tuple of plain values (`idx = (pid, 0)`, `shape = (BM,
     BN)`: names bound at most once, literals, arithmetic of them, `ct.bid`/`ct.num_blocks`, `x.shape[k]`) is that
     tuple wherever it is read (rewrite tuple-name): cuTile Python passes the tuple itself; the copies compute the
@@ -2676,7 +2745,20 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
             v = e.value.value if isinstance(e.value, ast.Subscript) and isinstance(e.value.slice, ast.Slice) else \
                 e.value
             return isinstance(v, ast.Attribute) and v.attr == "shape" and plain(v.value)
+        if isinstance(e, ast.Tuple):   # `args = (idx, (B,))`: a tuple of such tuples
+            return all(plain(x) for x in e.elts)
         return False
+
+    def literal(e: ast.AST) -> bool:
+        return isinstance(e, ast.Constant) and type(e.value) in (int, float, bool) or \
+            isinstance(e, ast.Tuple) and bool(e.elts) and all(literal(x) for x in e.elts)
+
+    def constant(e: ast.AST) -> bool:   # `(1, 2, 64)`, `((1, 2), 3)`: a tuple of literals alone, copied freely
+        return isinstance(e, ast.Tuple) and literal(e)
+
+    def extents(e: ast.AST) -> bool:   # `dims = x.shape` / `st = x.strides` of an array or a tile bound once
+        return isinstance(e, ast.Attribute) and e.attr in ("shape", "strides") and isinstance(e.value, ast.Name) \
+            and stores.get(e.value.id, 0) <= 1
 
     # (a tuple read by element, `pair[0]`, is split into names instead: copies of it would compute each element
     # again, and a tuple indexed in place is no form the emitter takes)
@@ -2691,8 +2773,19 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
                 (spelled := static_node(module_tuple, st.value)) is not None:
             st.value = spelled   # `tile_shape = TILE` of a module tuple of numbers: that tuple, as above
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
-                stores.get(st.targets[0].id) == 1 and isinstance(st.value, ast.Tuple) and st.value.elts and \
-                all(plain(e) for e in st.value.elts) and st.targets[0].id not in subscripted:
+                stores.get(st.targets[0].id) == 1 and isinstance(st.value, ast.Subscript) and \
+                isinstance(st.value.value, ast.Name) and not stores.get(st.value.value.id) and env is not None and \
+                isinstance(table := _static_value(st.value.value, env)[1], tuple) and \
+                isinstance(k := _table_index(st.value.slice, env, set(stores), constants or {}), int) and \
+                -len(table) <= k < len(table) and isinstance(table[k], tuple) and \
+                (spelled := static_node(table[k], st.value)) is not None:
+            st.value = spelled   # `SHAPE = SHAPES[K]` of a module tuple of tuples and a constant K: that tuple
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and \
+                stores.get(st.targets[0].id) == 1 and (
+                    isinstance(st.value, ast.Tuple) and st.value.elts and all(plain(e) for e in st.value.elts) and
+                    st.targets[0].id not in subscripted or constant(st.value) or extents(st.value)):
+            # (a tuple of literals, or an array's extents, is copied where it is read by element too: `SHAPE[-1]`
+            # of `SHAPE = (1, 2, 64)` is folded to 64, `dims[0]` of `dims = x.shape` is `x.shape[0]`)
             tuples[st.targets[0].id] = st
     _split_tuple_names(fn, stores, set(tuples))
     if not tuples:
@@ -2704,10 +2797,11 @@ def _inline_tuple_names(fn: ast.FunctionDef, env: dict[str, Any] | None = None) 
                 new = copy.deepcopy(tuples[node.id].value)
                 for n in walk_nodes(new):
                     _mark(n)
-                return new
+                return self.visit(new)   # (`args = (idx, (B,))` of `idx = (pid,)`: the inner name read too)
             return node
 
-    fn.body = [Inline().visit(st) for st in fn.body if not any(st is t for t in tuples.values())]
+    fn.body = [_FoldTuples().visit(Inline().visit(st)) for st in fn.body
+               if not any(st is t for t in tuples.values())]
     ast.fix_missing_locations(fn)
 
 
@@ -3234,7 +3328,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
     fn.body = _jump_first(fn.body)
     _hoist_tuple_call_arguments(fn, env)
     _inline_tiled_views(fn)
-    _inline_tuple_names(fn, env)
+    _inline_tuple_names(fn, env, constants)
     _hoist_inline_slices(fn)
     if where is not None:
         _inline_function_factories(fn, env, where[0])
@@ -3258,8 +3352,15 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
         out = resolver.visit(st)
         body.extend(out if isinstance(out, list) else [out])
     fn.body = _unroll_static_tuples(body)
-    if joined:
-        _inline_tuple_names(fn, env)   # (`idx = (pid,) + (0,)`, a tuple only now: read where it is read)
+    for _ in range(4):   # (`idx = (pid,) + (0,)`, `shape = (1,) + (B,)` folded, `SHAPE = SHAPES[K]` of a constant
+        # K, `rep = shape + idx` of such names: a tuple only now, read where it is read — which may make a later
+        # binding a tuple in turn)
+        if not joined and not any(isinstance(st, ast.Assign) and isinstance(st.value, ast.Tuple) for st in fn.body):
+            break
+        joined, before = set(), ast.dump(fn)
+        _inline_tuple_names(fn, env)
+        if ast.dump(fn) == before:
+            break
     _hoist_tuple_call_arguments(fn, env)   # (again: what a tuple name passed, `f(*args)`, is read in place now)
     # parameter defaults are evaluated in the module's scope (`def scale(v, s=SCALE)`), none of the function's
     defaults = _Resolver(env, set(), called)

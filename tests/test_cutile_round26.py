@@ -1,0 +1,67 @@
+"""cuTile Python generality, round 26 (docs/corpus.md): the Python language surface cuda.tile 1.7's front end
+accepts — tuples and their names, comprehensions, dtype constructors, constant bools, module constants of every kind,
+helpers of every form — ported with the CLI; what it found in tileport, each as a test (the kernels proven in
+test_port's SMALL_KERNELS, tests/fixtures/cutile_round26.py)."""
+import pytest
+
+from test_cutile_round21 import emit_resolved
+from fixtures.cutile_round26 import KERNELS
+from tileport.translate.emit import Unsupported
+
+
+def _body(em) -> str:
+    return "\n".join(em.body)
+
+
+def _fixture(tmp_path, name: str, consts: tuple):
+    text, sig = KERNELS[name]
+    return emit_resolved(tmp_path, text, sig, consts=consts)
+
+
+def test_tuple_names_of_constants_extents_and_joins(tmp_path):
+    """`SHAPE = SHAPES[K]` (a module tuple of tuples, K a constant) read as `SHAPE[-2:]` / `SHAPE[-1]`, `dims =
+    x.shape` read as `dims[0]`, `shape = (1,) + (B,)` and `rep = shape + idx` of such names, `args = (idx, shape)`
+    passed as `ct.load(x, *args)` (round 26's p02 `tuple_slice_neg`, `tuple_param`, `tuple_concat`, `star_call`):
+    each refused ("expression `(1, 2, 64)`", "expression `x.shape`", "expression `(1, B)`", "unknown name 'idx'").
+    A name bound once to a tuple of literals or to an array's extents is that tuple where it is read, by element
+    too, folded as Python indexes it; a tuple only once resolved is inlined then, again until nothing changes."""
+    body = _body(_fixture(tmp_path, "r26_tuple_names", ("K", "B")))
+    assert "let mut t: Tile<f32, { [2, 64] }> = x_view.load([i, 0]);" in body, body
+    assert "x.shape()[0]" in body and "x.shape()[1]" in body, body
+    assert "64.0f32" in body, body
+    assert "shape![1, B]" in body, body
+
+
+def test_a_tuple_comprehension_with_if(tmp_path):
+    """`tuple(ct.load(..) for k in ct.static_iter(range(N)) if k % 2 == 0 and k < N - 1)` (round 26's p02
+    `tuple_comp_if`): refused ("call `tuple(...)`"). cuTile Python decides each condition per item while unrolling
+    (tuple_comp_if); the port keeps the items whose conditions hold: k = 0, 2, 4 of N = 6."""
+    body = _body(_fixture(tmp_path, "r26_comp_if", ("B", "N")))
+    for k in (0, 2, 4):
+        assert f"(i * N) + {k}i32" in body, body
+    assert "(i * N) + 1i32" not in body and "(i * N) + 3i32" not in body, body
+
+
+def test_a_tuple_comprehension_with_a_runtime_if_stays_refused(tmp_path):
+    """A condition on a runtime value cannot decide a tuple's length: the comprehension stays refused at its
+    file:line:col (cuda.tile rejects it too)."""
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: call `tuple\(\.\.\.\)`"):
+        emit_resolved(tmp_path, """
+         @ct.kernel
+         def k(x, y, B: ct.Constant[int]):
+             i = ct.bid(0)
+             parts = tuple(ct.load(x, (k,), (B,)) for k in ct.static_iter(range(4)) if i > k)
+             ct.store(y, (i,), parts[0])
+         """, "x=f32[?]/1, y=f32[?]/1, B=#64")
+
+
+def test_dtype_constructors(tmp_path):
+    """`ct.float32(1.5)`, `np.float32(1.5)`, `ct.int32(3.9)`, `ct.float32(n)` in a kernel (round 26's p01
+    `inline_math`): refused ("call `ct.float32(...)`"). cuTile Python's dtype constructor makes a constant argument
+    a constant of that dtype (converted as Python converts it) and converts any other scalar: the 0-d tile a numpy
+    scalar is spelled as, and `ct.astype`."""
+    body = _body(_fixture(tmp_path, "r26_dtype_ctor", ("B",)))
+    assert "constant(1.5f32, shape![])" in body, body
+    assert "constant(3i32, shape![])" in body, body
+    assert "let filled_3: Tile<f16, { [] }> = { let wide: Tile<f32, { [] }> = constant(-2.0f32, shape![]);" in body, \
+        body   # (an f16 constant: cutile's f16 literal goes through f32, as the numpy scalar's does)
