@@ -65,3 +65,11 @@ def test_dtype_constructors(tmp_path):
     assert "constant(3i32, shape![])" in body, body
     assert "let filled_3: Tile<f16, { [] }> = { let wide: Tile<f32, { [] }> = constant(-2.0f32, shape![]);" in body, \
         body   # (an f16 constant: cutile's f16 literal goes through f32, as the numpy scalar's does)
+
+
+def test_constant_bool_arithmetic(tmp_path):
+    """`(A << 1) | C`, `A + C` of `ct.Constant[bool]`s (round 26's p05 `bool_const_mix`): refused ("a shift of
+    boolean tiles"); Python's int, folded as cuTile Python folds it."""
+    body = _body(_fixture(tmp_path, "r26_bool_consts", ("B", "A", "C")))
+    assert "<<" not in body, body
+    assert "2f32" in body or "2.0f32" in body, body

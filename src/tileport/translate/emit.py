@@ -3331,6 +3331,12 @@ class Emitter:
                 raise self.refuse(node, "ifexp-constant", f"`{self.text(node)}`: the two values have different "
                                                           f"types ({_describe(at)}, {_describe(bt)})")
             return f"if {self.condition(node.test)} {{ {ac} }} else {{ {bc} }}", at
+        if isinstance(node, ast.BinOp) and any(type(v) is bool for ok, v in map(self.const_value, (node.left,
+                                                                                       node.right)) if ok) and \
+                (c := self.const_value(node))[0] and type(c[1]) in (int, float):
+            # arithmetic of a constant bool (`(A << 1) | C`, `A + C` of ct.Constant[bool]s): Python's int, folded as
+            # cuTile Python folds it (a bool is no Rust integer)
+            return self.expr(ast.copy_location(ast.Constant(c[1]), node), want_name)
         if isinstance(node, ast.BinOp) and type(node.op) in BINOPS:
             return self.binop(node)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.FloorDiv, ast.Mod)):
