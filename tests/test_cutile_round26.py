@@ -4,13 +4,39 @@ helpers of every form — ported with the CLI; what it found in tileport, each a
 test_port's SMALL_KERNELS, tests/fixtures/cutile_round26.py)."""
 import pytest
 
+import ast
+import textwrap
+
+from conftest import load_module
+from kernel_text import HEADER
 from test_cutile_round21 import emit_resolved
 from fixtures.cutile_round26 import KERNELS
-from tileport.translate.emit import Unsupported
+from tileport.spec import signature as sigmod
+from tileport.translate.emit import Unsupported, emit_kernel
 
 
 def _body(em) -> str:
     return "\n".join(em.body)
+
+
+def _emit_with_fmas(tmp_path, body: str, sig: str, consts: tuple, fmas: dict[str, int]):
+    """The kernel emitted as `tileport port` emits it where its reference IR has ``fmas[text]`` fmas at the sum
+    ``text`` (found in the file: its line and column, as the reference IR states an fma's position; `line|sum` names
+    the sum on the line holding `line`)."""
+    src = tmp_path / "k.py"
+    src.write_text(HEADER + textwrap.dedent(body))
+    lines = src.read_text().splitlines()
+    locs = {}
+    for text, n in fmas.items():
+        mark, _, text = text.rpartition("|")
+        row = next(k for k, line in enumerate(lines) if (mark or text) in line)
+        locs[(row + 1, lines[row].index(text, lines[row].index(mark or text)))] = n
+    module = load_module(src, f"k26_{abs(hash(str(tmp_path)))}")
+    fn = next(n for n in ast.parse(src.read_text()).body if isinstance(n, ast.FunctionDef)
+              and any("kernel" in ast.unparse(d) for d in n.decorator_list))
+    names = [a.arg for a in fn.args.args]
+    return emit_kernel(src, fn.name, sigmod.bind(sigmod.parse(sig), names, fn.name), set(consts), locs,
+                       pyfunc=getattr(module, fn.name)._pyfunc)
 
 
 def _fixture(tmp_path, name: str, consts: tuple):
@@ -73,3 +99,41 @@ def test_constant_bool_arithmetic(tmp_path):
     body = _body(_fixture(tmp_path, "r26_bool_consts", ("B", "A", "C")))
     assert "<<" not in body, body
     assert "2f32" in body or "2.0f32" in body, body
+
+
+def test_a_product_passed_to_a_helper_is_contracted_there(tmp_path):
+    """`_add26(_sq26(t))` / `inc(t * 0.5)` / `_add26(t * t, t)` (round 26's p04 `lambda_helpers`: a helper's `v + c`
+    given a product): refused ("1 fma(s) in the reference IR at .. for 0 candidate sums") — cuTile Python inlines
+    first, then contracts the product it is given with the helper's sum. A product written in the call, or a
+    helper's returned product, is carried into the parameter as a product held by a name already was: the sum
+    there is an fma of its factors."""
+    text, sig = KERNELS["r26_product_args"]
+    body = _body(_emit_with_fmas(tmp_path, text, sig, ("B",), {"return v + c|v + c": 2, "lambda v, c=2.0|v + c": 1}))
+    assert body.count("fma(") == 3, body
+
+
+def test_a_static_loop_over_no_items_holds_no_fma(tmp_path):
+    """`_scale_all26(a, k=0.5)` of a variadic helper whose `for t in ct.static_iter(ts[1:])` has no items in that
+    copy (round 26's p04 `varargs_kwonly`): its body was counted as a place of the reference's fmas ("2 fma(s) ..
+    for 3 candidate sums"); a loop over no items runs no iteration and is dropped, as cuTile Python runs none."""
+    text, sig = KERNELS["r26_variadic_empty"]
+    body = _body(_emit_with_fmas(tmp_path, text, sig, ("B",), {"out + t * k": 2}))
+    assert body.count("fma(") == 2, body
+
+
+def test_a_helpers_product_returned_through_a_name_stays_refused(tmp_path):
+    """A helper returning a name bound to a product (`out = ts[0] * k; return out`) added to in the kernel: which
+    sum cuTile Python contracted is not told apart yet — refused at the sum's file:line:col with the reason."""
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: 1 fma\(s\) in the reference IR"):
+        _emit_with_fmas(tmp_path, """
+         @ct.function
+         def scaled(v, k=2.0):
+             out = v * k
+             return out
+
+         @ct.kernel
+         def k(x, y, B: ct.Constant[int]):
+             i = ct.bid(0)
+             a = ct.load(x, (i,), (B,))
+             ct.store(y, (i,), scaled(a) + a)
+         """, "x=f32[?]/1, y=f32[?]/1, B=#64", ("B",), {"scaled(a) + a": 1})

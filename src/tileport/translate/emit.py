@@ -4081,12 +4081,29 @@ class Emitter:
         flags |= set(dtypes)
         passed_tuples, tuple_names = self.tuple_args.get(helper.name, (set(), set()))
         args = []
+        given: dict[str, tuple] = {}   # a product passed in as written (`add_c(t * t)`, `add_c(sq(t))`): its factors
         for p, a in zip(params.args, node.args):
             if p.arg in arrays or p.arg in flags or p.arg in passed_tuples:
                 args.append((None, None))
                 continue
             self.helper_result_consts = []
-            args.append(self.expr(a))
+            self.last_product, self.helper_product = None, None
+            returns_product = isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and \
+                isinstance(h := self.helpers.get(a.func.id), ast.FunctionDef) and h.body and \
+                isinstance(h.body[-1], ast.Return) and isinstance(h.body[-1].value, ast.BinOp) and \
+                isinstance(h.body[-1].value.op, ast.Mult)
+            if returns_product and not _assign_counts(helper).get(p.arg):   # (the block yields both factors)
+                tmp = self.fresh(f"{p.arg}_arg")
+                self.fusing_names.add(tmp)
+                args.append(self.expr(a, want_name=tmp))
+            else:
+                args.append(self.expr(a))
+            if not _assign_counts(helper).get(p.arg) and isinstance(a, ast.BinOp) and isinstance(a.op, ast.Mult) \
+                    and self.last_product:
+                given[p.arg] = (self.last_product, self.DEFAULT_FP)
+            elif returns_product and self.helper_product is not None and not _assign_counts(helper).get(p.arg):
+                given[p.arg] = (self.helper_product, self.DEFAULT_FP)
+            self.helper_product = None
             if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id in self.helpers and \
                     len(self.helper_result_consts) == 1 and self.helper_result_consts[0][0] and \
                     type(self.helper_result_consts[0][1]) in (int, float) and not known[p.arg][0]:
@@ -4098,6 +4115,7 @@ class Emitter:
         carried = {p.arg: self.products[a.id] for p, a in zip(params.args, node.args)
                    if isinstance(a, ast.Name) and self.product_here(a.id) and not _assign_counts(helper).get(p.arg)
                    and p.arg not in arrays and p.arg not in flags and p.arg not in passed_tuples}
+        carried.update(given)   # (a product written in the call, or a helper's returned product, alike)
         saved = (self.env, self.body, self.comments, dict(self.bid_names), dict(self.products), dict(self.tile_counts),
                  self.assign_counts, self.const_locals, self.helper_params)
         # a function defined inside the kernel reads the enclosing locals it does not bind itself (a closure: the

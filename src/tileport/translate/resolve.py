@@ -1532,7 +1532,9 @@ def _static_items(it: ast.AST) -> list[ast.expr] | None:
         return None
     plain = all(isinstance(v, ast.Constant) or (isinstance(v, ast.UnaryOp) and isinstance(v.operand, ast.Constant))
                 for v in items)
-    return None if plain else items   # (plain constants: the emitter unrolls those loops itself)
+    # (plain constants: the emitter unrolls those loops itself; no items at all — `ts[1:]` of a variadic helper's
+    # copy given one argument — no iteration, as cuTile Python runs none: nothing there counts as an fma's place)
+    return None if plain and items else items
 
 
 _LITERAL_NODES = (ast.Constant, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.operator, ast.unaryop,
