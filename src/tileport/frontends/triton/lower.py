@@ -762,6 +762,17 @@ def _boolean_ast(e: ast.expr) -> bool:
         _boolean_ast(e.right)
 
 
+def _widens(src: tuple, dst: tuple) -> bool:
+    """Whether numpy's broadcasting takes a tile of shape ``src`` to ``dst`` adding elements (a dimension of 1, or
+    one ``src`` lacks, where ``dst``'s is not 1): the value is broadcast, not reshaped."""
+    if len(src) > len(dst) or tuple(src) == tuple(dst):
+        return False
+    pad = ("1",) * (len(dst) - len(src)) + tuple(str(x) for x in src)
+    if any(p != str(d) and p != "1" for p, d in zip(pad, dst)):
+        return False
+    return any(p == "1" and str(d) != "1" for p, d in zip(pad, dst))
+
+
 def _tup(items) -> str:
     """Python text of a tuple of these texts (a one-element tuple keeps its comma)."""
     items = list(items)
@@ -6515,7 +6526,14 @@ class _Lowerer:
             if len(shape) != len(perm):
                 text = f"ct.reshape({text}, {_tup(shape)})"
         elif tuple(shape) != tuple(t.shape):
-            text = f"ct.reshape({text}, {_tup(shape)})"
+            widens = _widens(tuple(t.shape), tuple(vshape))
+            if widens:
+                # a value of fewer elements than the pointer block (`v` of (1, BN) stored at rows x cols, a row
+                # reduction's (1,) at `rows`): Triton broadcasts it to the block; a reshape to the block was
+                # wrong (round 26's fuzzer: it could not build)
+                text = f"ct.broadcast_to({text}, {_tup(vshape)})"
+            if not widens or tuple(shape) != tuple(vshape):
+                text = f"ct.reshape({text}, {_tup(shape)})"
         idx = f"{_tup(index)}"
         self.emit(f"ct.store({arr}, index={idx}, tile={text}{self._store_options(arr, node)})")
 

@@ -1,0 +1,51 @@
+"""Round 26: the Triton lowering's differential fuzzer (tileport/frontends/triton/fuzz.py) and what it found
+(tests/fixtures/triton_round26.py). Random valid Triton kernels run by Triton's interpreter and, lowered, by the
+numpy model of the ct operations (tileport/frontends/triton/ct_numpy.py), on the same inputs: every array equal
+(bitwise; within a documented tolerance where approximate operations were drawn) or the kernel refused with a
+located reason. A derandomized CI draw here (the interpreter needs torch: TILEPORT_TORCH_PYTHON, skipped without),
+a larger one under `slow`; scripts/fuzz_triton.py runs fresh draws."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+import test_triton_two_layouts as two
+
+from conftest import load_module, needs_cargo
+from tileport.frontends.triton.ct_numpy import CtModel, run_lowered
+
+FIXTURE = Path(__file__).parent / "fixtures" / "triton_round26.py"
+MOD = load_module(FIXTURE, "triton_round26_fixture")
+NAMES = ("row_broadcast_store",)
+
+lowered = two.lowered_fixture(FIXTURE, NAMES, "round26")
+
+
+def _run(lowered, name, grid, args, kw):
+    got = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    run_lowered(lowered / name, getattr(MOD, name), grid, tuple(got), dict(kw), CtModel)
+    return got
+
+
+def _cases(name):
+    return [c for c in MOD.cases() if c[0] == name]
+
+
+@needs_cargo
+def test_round26_kernels_port_and_prove(tmp_path):
+    two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
+
+
+def test_round26_a_row_stored_at_a_block_is_broadcast(lowered):
+    """`v = f(cols[None, :])` (shape (1, BN)) stored at `rows[:, None] * N + cols[None, :]`, and its row reduction
+    (shape (1,)) stored at `rows`: Triton broadcasts both to the pointer block; the lowering reshaped them to it
+    (`ct.reshape` of BN elements to (BM, BN): no build; found by the fuzzer in every reduction family)."""
+    src = (lowered / "row_broadcast_store" / "lowered.py").read_text()
+    assert "ct.broadcast_to(" in src, src
+    for name, grid, args, kw in _cases("row_broadcast_store"):
+        x, out, red, m, n = _run(lowered, name, grid, args, kw)
+        row = (np.arange(n) // 3) * 2 + 1
+        assert np.array_equal(out, np.broadcast_to(row, (m, n)))
+        assert np.array_equal(red, np.full(m, int(np.argmax((np.arange(16) // 3) * 2 + 1)), np.int32))
+        assert np.array_equal(x, args[0] * np.float32(2.0))
