@@ -17,7 +17,7 @@ from tileport.frontends.triton.ct_numpy import CtModel, run_lowered
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round26.py"
 MOD = load_module(FIXTURE, "triton_round26_fixture")
-NAMES = ("row_broadcast_store",)
+NAMES = ("row_broadcast_store", "negated_index")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round26")
 
@@ -49,3 +49,13 @@ def test_round26_a_row_stored_at_a_block_is_broadcast(lowered):
         assert np.array_equal(out, np.broadcast_to(row, (m, n)))
         assert np.array_equal(red, np.full(m, int(np.argmax((np.arange(16) // 3) * 2 + 1)), np.int32))
         assert np.array_equal(x, args[0] * np.float32(2.0))
+
+
+def test_round26_negated_index_arithmetic(lowered):
+    """`-offs` (Triton's negation of index arithmetic, an int32 tensor) was refused: "unary `-offs` is not
+    supported"; now the tile negated — with Triton's truncating `//` of the negative values."""
+    for name, grid, args, kw in _cases("negated_index"):
+        x, out, n = _run(lowered, name, grid, args, kw)
+        offs = np.arange(n, dtype=np.int32)
+        want = x * -offs + np.trunc(-offs / 4).astype(np.int32)
+        assert np.array_equal(out, want), (out, want)

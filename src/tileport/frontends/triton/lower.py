@@ -2201,6 +2201,10 @@ class _Lowerer:
                     raise self.fail(node, f"integer literal -{node.operand.value} does not fit int64")
                 return _wide_int(-node.operand.value)   # (`-9223372036854775807`: an int64 max-reduction's padding)
             v = self.ev(node.operand)
+            if isinstance(node.op, ast.USub) and isinstance(v, (Idx, Offset)):
+                # `-offs`, `-cols[None, :]`: index arithmetic negated, as a tile (round 26's fuzzer: "unary
+                # `-cols[None, :]` is not supported")
+                v = self.materialize(v, node)
             if isinstance(node.op, ast.USub):
                 if isinstance(v, Scalar) and v.text in ("float('inf')", "float('-inf')"):
                     # `-float('inf')`: the constant, as cuTile Python folds it (not a negation of +inf)
