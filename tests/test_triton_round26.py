@@ -17,7 +17,7 @@ from tileport.frontends.triton.ct_numpy import CtModel, run_lowered
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round26.py"
 MOD = load_module(FIXTURE, "triton_round26_fixture")
-NAMES = ("row_broadcast_store", "negated_index")
+NAMES = ("row_broadcast_store", "negated_index", "signed_divisor")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round26")
 
@@ -59,3 +59,19 @@ def test_round26_negated_index_arithmetic(lowered):
         offs = np.arange(n, dtype=np.int32)
         want = x * -offs + np.trunc(-offs / 4).astype(np.int32)
         assert np.array_equal(out, want), (out, want)
+
+
+def test_round26_remainder_by_a_runtime_integer_passed_negative(lowered):
+    """`x % d`, `offs % d`, `x // d` with `d` a runtime int a captured launch passes negative: Triton's C remainder
+    (the dividend's sign) and truncating quotient. The lowering took every int argument for a size (>= 0): `offs % d`
+    was cuTile's floor `%` as written (the divisor's sign), `x % d` corrected for a negative dividend only — wrong
+    by `d` wherever the signs differ (found by the fuzzer). A captured negative value now makes the argument no
+    size (the sign-safe forms); launches of a port captured with sizes only still take it >= 0 (docs/triton.md)."""
+    src = (lowered / "signed_divisor" / "lowered.py").read_text()
+    assert "^ d) < 0" in src, src
+    for name, grid, args, kw in _cases("signed_divisor"):
+        x, out, n, d = _run(lowered, name, grid, args, kw)
+        offs = np.arange(n)
+        c_mod = lambda a, b: np.fmod(a, b)   # noqa: E731 — C's remainder
+        want = c_mod(x, d) * 100 + c_mod(offs, d) * 10 + np.trunc(x / d).astype(np.int32)
+        assert np.array_equal(out, want), (d, out, want)

@@ -143,7 +143,10 @@ def _lower_with(ref: str, launches: list[dict], hints: dict[str, int] | None, ch
     bad = [n for n, ds in descriptors.items() if len(ds) != len(launches)]
     if bad:
         raise TileportError(f"{ref}: launches disagree on whether {', '.join(bad)} is a tensor descriptor")
-    facts = {"constants": constants, "dtypes": dtypes, "descriptors": descriptors}
+    # integer scalars a captured launch passes negative: the lowering takes no such argument for a size (>= 0)
+    negative = sorted({d["name"] for launch in launches for d in launch["args"] if d["kind"] == "scalar"
+                       and isinstance(d.get("value"), int) and not isinstance(d["value"], bool) and d["value"] < 0})
+    facts = {"constants": constants, "dtypes": dtypes, "descriptors": descriptors, "negative_scalars": negative}
     if hints is None:
         lowered = _narrow_guarded(ref, launches, lambda f: lower(kernel, kinds[0][0], types,
                                                                  derived_hints(launches) | chosen, facts=f), facts)

@@ -833,6 +833,8 @@ class _Lowerer:
                                                  else 1))
         #: array parameter → the cuTile dtypes the launches pass (a tile loaded from it has that dtype)
         self.array_dtypes: dict[str, set[str]] = facts.get("dtypes", {})
+        #: integer scalar parameters a captured launch passed negative (no size: `_lower_bound` knows none for them)
+        self.negative_scalars: set[str] = set(facts.get("negative_scalars", ()))
         #: tensor descriptor parameter → its block shape and padding at each launch
         self.descriptors: dict[str, list[dict]] = facts.get("descriptors", {})
         self._unroll_tried: set[int] = set()   # static ranges lowered as loops first (`loop`: unrolled if refused)
@@ -2797,8 +2799,9 @@ class _Lowerer:
             if isinstance(n, ast.Name):
                 if n.id in assumed:
                     return 0
-                if self.kinds.get(n.id) == "scalar":
-                    return 0 if self.const_types.get(n.id, "int") == "int" else None
+                if self.kinds.get(n.id) == "scalar":   # a size (>= 0), unless a launch passed it negative
+                    return 0 if self.const_types.get(n.id, "int") == "int" and n.id not in self.negative_scalars \
+                        else None
                 if self.kinds.get(n.id) == "constant":
                     return self._lower_bound(n.id)
                 return self._name_lower_bound(n.id, assumed)
@@ -2881,8 +2884,15 @@ class _Lowerer:
         if not dts & {"ct.int8", "ct.int16", "ct.int32", "ct.int64", None}:   # floats, unsigned integers
             return True
         if isinstance(a, (Idx, Offset)) and isinstance(b, Scalar):
+            if self._above_zero(b) is None and self._names_negative(b.text):
+                return False   # (a runtime divisor a captured launch passed negative: no size)
             return self._above_zero(b) is not False
         return False
+
+    def _names_negative(self, text: str) -> bool:
+        """Whether ``text`` reads an integer scalar parameter a captured launch passed negative."""
+        return bool(self.negative_scalars) and any(
+            isinstance(n, ast.Name) and n.id in self.negative_scalars for n in ast.walk(ast.parse(text, mode="eval")))
 
     def _promoted_pair(self, ta: object, tb: object) -> tuple[object, object]:
         """Operands of a binary operation, comparison, `tl.where` or `tl.maximum` as Triton promotes them where
@@ -7254,7 +7264,8 @@ def lower(kernel: TritonKernel, kinds: dict[str, str], types: dict[str, str],
     lowered kernel (``occupancy``, ``num_ctas``, ``num_worker_warps``), chosen by whoever ports it (Triton's launch options do not carry
     over: they size Triton's own thread blocks); ``facts``: what the captured launches show — ``constants``
     (constexpr → its value per launch: `if`s on them that every launch takes alike are folded) and ``dtypes``
-    (array → the cuTile dtypes passed: an f32 tile's exp is lowered as Triton's)."""
+    (array → the cuTile dtypes passed: an f32 tile's exp is lowered as Triton's) and ``negative_scalars`` (integer
+    scalar parameters a launch passed negative: no size, so `//` / `%` by them keep Triton's signs)."""
     hints = dict(hints or {})
     bad = sorted(set(hints) - set(KERNEL_HINTS) - set(LOWERING_OPTIONS))
     if bad:
