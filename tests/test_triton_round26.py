@@ -17,7 +17,7 @@ from tileport.frontends.triton.ct_numpy import CtModel, run_lowered
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round26.py"
 MOD = load_module(FIXTURE, "triton_round26_fixture")
-NAMES = ("row_broadcast_store", "negated_index", "signed_divisor")
+NAMES = ("row_broadcast_store", "negated_index", "signed_divisor", "rolled_index")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round26")
 
@@ -75,3 +75,17 @@ def test_round26_remainder_by_a_runtime_integer_passed_negative(lowered):
         c_mod = lambda a, b: np.fmod(a, b)   # noqa: E731 — C's remainder
         want = c_mod(x, d) * 100 + c_mod(offs, d) * 10 + np.trunc(x / d).astype(np.int32)
         assert np.array_equal(out, want), (d, out, want)
+
+
+def test_round26_remainder_of_index_arithmetic_below_zero(lowered):
+    """`(-1 + rows[:, None]) % 5` of `rows = pid * BM + tl.arange(0, BM)` launched with BM = 1: the lowering folds
+    the -1 into the run's block index (`(pid + -1) * BM + arange`), below 0 at program 0. Index arithmetic was
+    taken >= 0 in every lane, so its `%` was cuTile's floor `%` as written (4 where Triton's C remainder is -1,
+    silently: found by the fuzzer); now only a run from an index >= 0 (`_lower_bound`), and sums of such terms
+    and scalars >= 0, are."""
+    src = (lowered / "rolled_index" / "lowered.py").read_text()
+    assert "dtype=ct.int32), (BM, 1))) % 5" not in src, src
+    for case in _cases("rolled_index"):
+        x, out, m, n = _run(lowered, *case)
+        want = x * 100 + np.fmod(-1 + np.arange(m), 5)[:, None]
+        assert np.array_equal(out, want), (case[3], out, want)

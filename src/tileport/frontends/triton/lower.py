@@ -2820,6 +2820,9 @@ class _Lowerer:
             if isinstance(n, ast.IfExp):
                 x, y = lb(n.body), lb(n.orelse)
                 return None if x is None or y is None else min(x, y)
+            if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub) and isinstance(n.operand, ast.Constant) \
+                    and type(n.operand.value) is int:
+                return -n.operand.value   # (`pid + -1`: a negative literal's own value)
             if isinstance(n, ast.BinOp):
                 x = lb(n.left)
                 if isinstance(n.op, ast.Sub):
@@ -2886,6 +2889,8 @@ class _Lowerer:
         if isinstance(a, (Idx, Offset)) and isinstance(b, Scalar):
             if self._above_zero(b) is None and self._names_negative(b.text):
                 return False   # (a runtime divisor a captured launch passed negative: no size)
+            if self._index_below_zero(a):
+                return False   # (`(-1 + rows) % 5`: index arithmetic below 0 in some lanes)
             return self._above_zero(b) is not False
         return False
 
@@ -2893,6 +2898,23 @@ class _Lowerer:
         """Whether ``text`` reads an integer scalar parameter a captured launch passed negative."""
         return bool(self.negative_scalars) and any(
             isinstance(n, ast.Name) and n.id in self.negative_scalars for n in ast.walk(ast.parse(text, mode="eval")))
+
+    def _index_below_zero(self, v: object) -> bool:
+        """Whether index arithmetic may be below 0 in some lane by what is known of it: a run (an arange) from a
+        block index whose lower bound (`_lower_bound`) is negative — `(pid + -1) * BM + arange`, which
+        `-1 + rows[:, None]` becomes at BM = 1 — or a term of such an index or a negative scalar. Its `%` was
+        cuTile's floor remainder as written (4 where Triton's C remainder is -1, silently: round 26's fuzzer).
+        Index arithmetic of no known bound keeps being taken >= 0 (program ids, names they make)."""
+        def below(text: str) -> bool:
+            low = self._lower_bound(text)
+            return low is not None and low < 0
+        if isinstance(v, Idx):
+            return below(v.index)
+        if isinstance(v, Offset):
+            return any(below(t.stride) or (self._index_below_zero(t.index) if isinstance(t.index, Idx) else
+                                           below(t.index) if isinstance(t.index, str) else False)
+                       for t in v.terms)
+        return False
 
     def _promoted_pair(self, ta: object, tb: object) -> tuple[object, object]:
         """Operands of a binary operation, comparison, `tl.where` or `tl.maximum` as Triton promotes them where
