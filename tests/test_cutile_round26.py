@@ -137,3 +137,34 @@ def test_a_helpers_product_returned_through_a_name_stays_refused(tmp_path):
              a = ct.load(x, (i,), (B,))
              ct.store(y, (i,), scaled(a) + a)
          """, "x=f32[?]/1, y=f32[?]/1, B=#64", ("B",), {"scaled(a) + a": 1})
+
+
+def test_a_frozen_dataclass_in_device_code(tmp_path):
+    """`Stats26(m, s)` carried through a static loop and a helper (`_merge26(st, Stats26(..))`, `a.m`), `Blk26(cols=32)`
+    as a load shape, `dataclasses.replace(st, s=..)` (round 26's p06 `dataclass_state`, `dataclass_const_cfg`,
+    `dataclass_replace`): refused ("call `Stats(...)`"). cuda.tile 1.7 builds a frozen dataclass as an aggregate of
+    its fields: the tuple of the fields, read by index (rewrite dataclass-tuple), carried as tuples are."""
+    body = _body(_fixture(tmp_path, "r26_dataclass", ("NB",)))
+    assert "Tile<f32, { [1, 32] }>" in body, body
+    assert "Stats26" not in body and "Blk26" not in body, body
+
+
+def test_a_dataclass_field_named_like_a_tile_attribute_is_left_as_written(tmp_path):
+    """A field named like a tile's attribute (`shape`) is never read through a local: `p.shape` stays the tile
+    attribute it also is, and the dataclass stays refused at its file:line:col."""
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: "):
+        emit_resolved(tmp_path, """
+         import dataclasses
+
+
+         @dataclasses.dataclass(frozen=True)
+         class Boxed:
+             shape: object
+
+
+         @ct.kernel
+         def k(x, y, B: ct.Constant[int]):
+             i = ct.bid(0)
+             p = Boxed(ct.load(x, (i,), (B,)))
+             ct.store(y, (i,), p.shape)
+         """, "x=f32[?]/1, y=f32[?]/1, B=#64")

@@ -19,8 +19,15 @@ import cuda.tile as ct
 import cuda.tile as cuda_tile
 from cuda.tile import load as tile_load
 
+import dataclasses as _dc
 ConstInt = ct.Constant[int]
 SCALE = 0.5
+
+
+@_dc.dataclass(frozen=True)
+class Pair26:
+    lo: object
+    hi: object = 1.0
 PAD = ct.PaddingMode.ZERO
 F32 = np.float32
 
@@ -177,6 +184,8 @@ CASES = {
                    "BM = 64\nBN = 32", "TILES"),
     "tuple-comprehension": ("shapes = tuple(TILE for _ in ct.static_iter(range(2)))\n"
                             "t = ct.zeros(shapes, dtype=ct.float32)", "ct.zeros((TILE, TILE)", "tuple("),
+    "dataclass-tuple": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\np = Pair26(t)\n"
+                        "q = _dc.replace(p, hi=t)\nu = p.lo + q.hi", "u = p_0 + q_1", "Pair26("),
     "dtype-constructor": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,)) * ct.float32(1.5) + ct.int32(2.7)",
                           "ct.full((), 1.5, dtype=ct.float32)", "ct.float32(1.5)"),
     "if-jump-else": ("for k in range(TILE):\n    if k > 2:\n        break\n    else:\n        t = k",

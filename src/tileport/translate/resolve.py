@@ -194,6 +194,12 @@ REWRITES: tuple[Rewrite, ...] = (
             "`for`s; `if` conditions those values decide, `.. if k % 2 == 0`)", "the tuple of `e` once per item "
             "whose conditions hold, the targets replaced by the items: cuTile Python unrolls the comprehension the "
             "same way (its tuple_comp_if decides each condition while unrolling)"),
+    Rewrite("dataclass-tuple", "a frozen dataclass built in device code (`Stats(m, s)`, `Blk(cols=32)`: its generated "
+            "`__init__`, no `__post_init__`), its fields read through a local (`st.m`, in the kernel or a helper "
+            "given it), `dataclasses.replace(st, s=v)`", "the tuple of its fields in order (`(m, s)`, defaults filled "
+            "in, keywords bound by name), `st[0]`, `(st[0], v)`: the values cuda.tile 1.7's aggregate holds, carried "
+            "by the tuple rewrites; a field name two dataclasses of the module hold at different places, or a tile's "
+            "or array's attribute name, is left as written (refused)"),
     Rewrite("dtype-constructor", "a dtype called in a kernel: `ct.float32(1.5)`, `np.int32(k)`, `ct.float16(n)`",
             "a constant argument: the 0-d tile of that dtype, `ct.full((), 1.5, dtype=ct.float32)` (the value "
             "converted as Python converts it, as cuTile Python's dtype constructor makes the constant); any other: "
@@ -1212,6 +1218,106 @@ def _static_truth(test: ast.expr, env: dict[str, Any], constants: dict[str, Any]
     except Exception:
         return None
     return bool(value) if isinstance(value, (bool, int, float)) else None
+
+
+#: attributes of tiles and arrays (cuda.tile 1.7's `ct.Tile` and `ct.Array`, their methods too, and the tiled view's
+#: and the tile methods resolve spells): a field of such a name is never read through a local
+_VALUE_ATTRIBUTES = frozenset({"astype", "dtype", "extract", "foreign_pointer", "from_foreign", "get_raw_memory",
+                               "insert", "item", "ndim", "permute", "reshape", "shape", "slice", "strides",
+                               "tiled_view", "transpose", "load", "store", "num_tiles", "tile_shape",
+                               "traversal_steps", "atomic_store_add"})
+
+
+def _frozen_dataclass(value: Any) -> bool:
+    """``value`` is a frozen dataclass that cuda.tile 1.7 builds in device code as it is (its generated
+    ``__init__``, no ``__post_init__``, every field an init field without a default factory)."""
+    import dataclasses
+
+    if not (isinstance(value, type) and dataclasses.is_dataclass(value) and value.__dataclass_params__.frozen):
+        return False
+    if "__post_init__" in vars(value) or not value.__dataclass_params__.init:
+        return False
+    return all(f.init and f.default_factory is dataclasses.MISSING for f in dataclasses.fields(value))
+
+
+def _dataclass_tuples(fn: ast.FunctionDef, env: dict[str, Any]) -> None:
+    """A frozen dataclass in device code (rewrite dataclass-tuple): cuda.tile 1.7 builds `Stats(m, s)` as an
+    aggregate of its fields, reads `st.m` as the field and `dataclasses.replace(st, s=v)` as a new aggregate — the
+    values a tuple of the fields in order holds: `(m, s)`, `st[0]`, `(st[0], v)` (the defaults filled in, keywords
+    bound by name), which the tuple rewrites then carry. A field is read through a local only where one frozen
+    dataclass of the function's module has a field of that name at one index (not a tile's or an array's
+    attribute name)."""
+    import dataclasses
+
+    local = _locals(fn)
+    classes = [v for v in {id(v): v for v in env.values() if _frozen_dataclass(v)}.values()]
+    if not classes:
+        return
+    index: dict[str, set[int]] = {}
+    for c in classes:
+        for k, f in enumerate(dataclasses.fields(c)):
+            index.setdefault(f.name, set()).add(k)
+
+    def cls_of(func: ast.AST) -> Any:
+        root = func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in local:
+            return None
+        ok, value = _static_value(func, env)
+        return value if ok else None
+
+    class Rewrite(ast.NodeTransformer):
+        def visit_Call(self, node: ast.Call) -> ast.AST:
+            node = self.generic_visit(node)
+            target = cls_of(node.func)
+            if target is dataclasses.replace and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and \
+                    node.args[0].id in local and all(k.arg for k in node.keywords):
+                owners = [c for c in classes if {k.arg for k in node.keywords} <= {f.name for f in
+                                                                                  dataclasses.fields(c)}]
+                if len({tuple(f.name for f in dataclasses.fields(c)) for c in owners}) != 1:
+                    return node
+                given = {k.arg: k.value for k in node.keywords}
+                elts = [given.get(f.name) or ast.Subscript(ast.Name(node.args[0].id, ast.Load()), ast.Constant(k),
+                                                           ast.Load())
+                        for k, f in enumerate(dataclasses.fields(owners[0]))]
+            elif _frozen_dataclass(target) and not any(isinstance(a, ast.Starred) for a in node.args) and \
+                    all(k.arg for k in node.keywords):
+                fields = dataclasses.fields(target)
+                if len(node.args) > len(fields):
+                    return node
+                given = {f.name: a for f, a in zip(fields, node.args)}
+                for k in node.keywords:
+                    if k.arg in given or k.arg not in {f.name for f in fields}:
+                        return node
+                    given[k.arg] = k.value
+                elts = []
+                for f in fields:
+                    value = given.get(f.name)
+                    if value is None:
+                        value = static_node(f.default, node) if f.default is not dataclasses.MISSING else None
+                    if value is None:
+                        return node
+                    elts.append(value)
+            else:
+                return node
+            out = _mark(ast.copy_location(ast.Tuple(elts, ast.Load()), node))
+            out.tileport_dataclass = True   # (passed straight to a helper: named first, _hoist_tuple_call_arguments)
+            ast.fix_missing_locations(out)
+            return out
+
+        def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+            node = self.generic_visit(node)
+            if isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name) and node.value.id in local and \
+                    node.attr not in _VALUE_ATTRIBUTES and len(index.get(node.attr, ())) == 1:
+                out = ast.Subscript(node.value, ast.Constant(next(iter(index[node.attr]))), ast.Load())
+                out = _mark(ast.copy_location(out, node))
+                ast.fix_missing_locations(out)
+                return out
+            return node
+
+    Rewrite().visit(fn)
+    ast.fix_missing_locations(fn)
 
 
 def _expand_tuple_comprehensions(fn: ast.FunctionDef, env: dict[str, Any], constants: dict[str, Any]) -> None:
@@ -3210,6 +3316,8 @@ def _hoist_tuple_call_arguments(fn: ast.FunctionDef, env: dict[str, Any]) -> Non
                     stem = f"{a.func.id}_result"
                 elif summed_product(a, callee, i):
                     stem = f"{e.func.id}_product"
+                elif getattr(a, "tileport_dataclass", False):   # (`_merge(st, Stats(m, s))`: the fields' tuple
+                    stem = f"{e.func.id}_arg"                     # named, then split per field as a name's)
                 else:
                     continue
                 while (name := f"{stem}{count[0] or ''}") in taken:
@@ -3326,6 +3434,7 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
                   where: tuple[Path, str] | None = None, constants: dict[str, Any] | None = None) -> None:
     """``where``: the file and source ``fn`` comes from (for the functions it defines inside it); ``constants``:
     the kernel's `ct.Constant` values (for the kernel itself only: a helper's parameters shadow them)."""
+    _dataclass_tuples(fn, env)   # (`Stats(m, s)`, `st.m`: the tuple of the fields, read by index)
     _expand_tuple_comprehensions(fn, env, {})   # (a helper's: over tuples and module constants)
     fn.body = _jump_first(fn.body)
     _hoist_tuple_call_arguments(fn, env)
