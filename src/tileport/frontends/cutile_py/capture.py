@@ -264,7 +264,17 @@ class Recorder:
         ct.launch itself would raise, after noting it."""
         import inspect
 
-        func = kernel._pyfunc
+        func = getattr(kernel, "_pyfunc", None)
+        if func is None:   # (a function wrapping a kernel, `traced(ct.kernel(f))`: ct.launch takes no such object)
+            msg = (f"{getattr(kernel, '__qualname__', type(kernel).__name__)}: ct.launch takes a @ct.kernel object, "
+                   f"not a {type(kernel).__name__} (a function wrapping a kernel is no kernel)")
+            try:
+                where = inspect.getsourcefile(kernel) or "<unknown>"
+            except TypeError:
+                where = "<unknown>"
+            self.rejected.append(msg)
+            self.rejected_kernels.append((where, getattr(kernel, "__name__", type(kernel).__name__)))
+            raise LaunchRejected(msg)
         source = inspect.getsourcefile(func) or "<unknown>"
         try:
             grid_t = grid_extents(grid)
