@@ -17,7 +17,7 @@ from tileport.frontends.triton.ct_numpy import CtModel, run_lowered
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round26.py"
 MOD = load_module(FIXTURE, "triton_round26_fixture")
-NAMES = ("row_broadcast_store", "negated_index", "signed_divisor", "rolled_index")
+NAMES = ("row_broadcast_store", "negated_index", "signed_divisor", "rolled_index", "where_int8_sum")
 
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round26")
 
@@ -89,3 +89,17 @@ def test_round26_remainder_of_index_arithmetic_below_zero(lowered):
         x, out, m, n = _run(lowered, *case)
         want = x * 100 + np.fmod(-1 + np.arange(m), 5)[:, None]
         assert np.array_equal(out, want), (case[3], out, want)
+
+
+def test_round26_sum_of_an_int8_where_is_int32(lowered):
+    """`v = tl.where(x * x != 0, x * x, x.to(tl.int8))` of an int8 x, then `tl.sum(v, axis=1)` and `v - r[:, None]`:
+    Triton sums int8 in int32 (_pick_sum_dtype) and so subtracts in int32. The where's two values were typed
+    `x_ptr.dtype` and `ct.int8` — one type at every launch, but the where's dtype was taken unknown, so the sum
+    stayed int8 and `v - r` wrapped (135 came out -121, silently: the fuzzer's slow draw)."""
+    src = (lowered / "where_int8_sum" / "lowered.py").read_text()
+    assert "ct.sum(ct.astype(v, ct.int32), axis=1)" in src, src
+    (case,) = _cases("where_int8_sum")
+    x, out, red, m, n = _run(lowered, *case)
+    sq = (x.astype(np.int32) * x).astype(np.int8)   # (int8 products wrap, as Triton's)
+    v = np.where(sq != 0, sq, x).astype(np.int32)
+    assert np.array_equal(red, v.sum(axis=1)) and np.array_equal(out, v - v.sum(axis=1)[:, None]), (red, out)

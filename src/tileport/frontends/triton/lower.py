@@ -3709,6 +3709,13 @@ class _Lowerer:
                 # MUFU.EX2, as cuTile's flush-to-zero exp2 compiles; without it tileiras adds a rescale of results
                 # below 2**-126 (three more instructions an element; tutorial 06's backward, run-2026-12-06-s15)
                 opts = ["flush_to_zero=True"]
+            if len(set(dts)) > 1:
+                # `tl.where(c, x * x, x.to(tl.int8))` of an int8 x: `x_ptr.dtype` and `ct.int8` are one type when
+                # every launch passes x as int8 (as binop takes them) — the result's dtype was unknown, so a
+                # tl.sum of it added int8 where Triton widens to int32, wrapping, silently (round 26's fuzzer)
+                known = {self.known_dtype(t) for t in tiles[1 if fn == "where" else 0:] if isinstance(t, Tile)}
+                if len(known) == 1 and None not in known:
+                    dts = [known.pop()]
             return Tile(f"{MAP[fn]}({', '.join([t.text for t in tiles] + opts)})", shape,
                         dts[0] if len(set(dts)) == 1 else None)
         if fn == "fast_expf" and len(node.args) == 1 and not kw:
