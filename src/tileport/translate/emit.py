@@ -326,6 +326,7 @@ class Emitter:
         #: the token a kernel's one acquiring top-level atomic returned, which the gathers/scatters after it start from
         self.acquire_token: str | None = None
         self.acquire_emitted: str | None = None
+        self.loop_bodies: list[list[ast.stmt]] = []   # the statements of each enclosing loop (_carry_arm_names)
         self.break_flags: list[str | None] = []   # per enclosing range loop: its `break` flag (None: no break)
         self.release_tokens: dict[str, str] = {}  # array → its last store's token, for a releasing atomic after it
         #: array → the ct.scatter calls into it still to come in the kernel's own body (a scatter binds its token
@@ -1190,7 +1191,8 @@ class Emitter:
             emit_item(self, st, indent)
             return
         if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
-                and st.targets[0].id not in self.read_names and self._droppable(st.value):
+                and (st.targets[0].id not in self.read_names or id(st) in self.dead_assigns) and \
+                self._droppable(st.value):
             # cuTile Python drops a load (or any pure value) nobody reads; so does the port.
             self.body.append(f"{indent}// `{self.text(st).splitlines()[0]}`: never read, dropped as cuTile "
                              "Python drops it")
@@ -1329,7 +1331,16 @@ class Emitter:
             self.body.append(f"{indent}// `if {self.text(st.test).splitlines()[0]}:` whose arms only `pass`: nothing "
                              "to do")
         elif isinstance(st, ast.If):
+            first = len(self.body)
             self.if_chain(st, indent, nested)
+            if len(self.body) > first and all(ln.strip().startswith("//") or _EMPTY_IF_LINE.fullmatch(ln.strip())
+                                              for ln in self.body[first:]) and \
+                    any(ln.strip().endswith("{") for ln in self.body[first:]):
+                # a runtime `if` whose arms came out empty (each statement dropped: values nobody reads): cuTile
+                # Python drops the `if` too, and so does the port
+                del self.body[first:]
+                self.body.append(f"{indent}// `if {self.text(st.test)}:` does nothing: none, as cuTile Python "
+                                 "drops it")
         elif isinstance(st, ast.For) and (values := self.static_values(st.iter)) is not None:
             self.static_loop(st, values, indent, nested)
         elif isinstance(st, ast.While) and not st.orelse and (c := self.const_value(st.test))[0] and \
@@ -1343,16 +1354,24 @@ class Emitter:
             renamed = self.acq_carry_order(self.acq_construct(st), indent) if self.acq_mode else None
             first = len(self.body)
             (self.for_range if isinstance(st, ast.For) else self.while_loop)(st, indent)
-            if isinstance(st, ast.For) and not self.acq_mode and not any(
-                    isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) for b in st.body for n in walk_nodes(b)):
-                self._drop_empty_loop(first, indent)
+            dead = {id(t) for a in walk_nodes(st) if id(a) in self.dead_assigns for t in a.targets}
+            if isinstance(st, ast.For) and not self.acq_mode and not any(   # (an inner loop's index is carried by none,
+                    isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in dead and not any(
+                        isinstance(f, ast.For) and f.target is n for f in walk_nodes(b))   # nor a dead assignment's name)
+                    for b in st.body for n in walk_nodes(b)):
+                self._drop_empty_loop(first, indent, pure=all(self._droppable(b) and not any(
+                    isinstance(n, ast.Return) for n in walk_nodes(b)) for b in st.body))
             if self.acq_mode:
                 self.acq_construct(st)
                 self.acq_carry_back(renamed, indent)
             self.end_read_chains(*chains, indent)
         elif isinstance(st, (ast.Break, ast.Continue)):
-            if not self.break_flags or (isinstance(st, ast.Break) and not self.break_flags[-1]):
-                raise self.refuse(st, "for-break", f"`{self.text(st)}` outside a `for` over a range")
+            if not self.break_flags:
+                raise self.refuse(st, "for-break", f"`{self.text(st)}` outside a loop")
+            if isinstance(st, ast.Break) and not self.break_flags[-1]:   # (a range's own loop gets a flag)
+                raise self.refuse(st, "for-break", "`break` in a `for` over a range with a step, or a grid-stride "
+                                                   "loop (the break flag cuTile Python carries is written for "
+                                                   "unit-step ranges only)")
             self.need(st, "for-break", f"`{self.text(st)}` in a loop")
             if isinstance(st, ast.Break) and self.break_flags[-1] == WHILE_BREAK:
                 self.body.append(f"{indent}break;")   # (a `while`: Tile IR's `break` in the loop, as in Python)
@@ -1450,6 +1469,8 @@ class Emitter:
         said in Rust — the test is on a float or bool constant, or an arm defines a name read after the `if` — the
         taken arm alone is translated in place (if-constant-folded), as cuTile Python folds it."""
         kind, reduced = ("expr", st.test) if self._constant_test(st.test) else self.partial_bool(st.test)
+        if kind == "const" or (self._constant_test(st.test) and self.const_value(st.test)[0]):
+            self._carry_arm_names(st, indent)
         if kind == "const" or reduced is not st.test:   # `(CAUSAL or not EVEN_K) and j >= start`: the constant
             # part decided here, as Python's short circuit decides it
             self.need(st, "if-constant-folded", "condition partly on constants")
@@ -1488,6 +1509,43 @@ class Emitter:
                                  "as cuTile Python folds it")
                 return self.stmts(st.body if c else st.orelse, indent, nested)
         self._if_arms(st, indent)
+
+    def cast_constant(self, node: ast.AST) -> tuple[bool, object, str | None]:
+        """(True, value, dtype) of a constant typed by `ct.astype` (`ct.astype(q, ct.float32)` of a constant q), or of
+        `+ - *` over such constants and Python ones (dtype: the typed operands' one; None when none is typed); else
+        (False, None, None). cuTile Python folds these as it folds Python's constants."""
+        if isinstance(node, ast.Call) and self.ct(node.func) == "astype" and len(node.args) == 2 and \
+                not node.keywords and (dt := self.dtype_of(node.args[1])) in ("f32", "i32") and \
+                (c := self.const_value(node.args[0]))[0] and type(c[1]) in (bool, int, float):
+            return True, (_f32(float(c[1])) if dt == "f32" else int(c[1])), dt
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+            left, right = self.cast_constant(node.left), self.cast_constant(node.right)
+            typed = {d for _, _, d in (left, right) if d is not None}
+            if left[0] and right[0] and len(typed) == 1 and type(left[1]) is not bool and type(right[1]) is not bool:
+                dt = typed.pop()
+                value = CONST_OPS[type(node.op)](left[1], right[1])
+                if dt == "i32" and type(value) is not int:   # (an int typed constant with a Python float: f32, not
+                    return False, None, None                # folded here)
+                return True, (_f32(float(value)) if dt == "f32" else value), dt
+            return False, None, None
+        ok, value = self.const_value(node)
+        return (True, value, None) if ok and type(value) in (int, float) else (False, None, None)
+
+    def _carry_arm_names(self, st: ast.If, indent: str) -> None:
+        """A constant ``if`` inside a loop: cuTile Python's loop carries every outer name an arm of it assigns, the
+        arm folded away too (it decides the carried values from the source before folding; the value is passed on
+        unchanged), where cutile carries what its folded body assigns: each such name is assigned itself first."""
+        if not self.loop_bodies or not any(n is st for sub in self.loop_bodies[-1] for n in walk_nodes(sub)):
+            return   # (not in a loop's own body: an inlined helper's `if` binds the helper's names)
+        inside = {id(n) for n in walk_nodes(st)}
+        elsewhere = {n.id for sub in self.loop_bodies[-1] for n in walk_nodes(sub) if id(n) not in inside and
+                     isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}   # (carried anyway: nothing to add)
+        names = sorted({n.id for arm in (st.body, st.orelse) for sub in arm for n in walk_nodes(sub)
+                        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and n.id in self.env
+                        and n.id in self.mutated and n.id not in elsewhere})
+        if names:
+            self.body.append(f"{indent}// carried by the loop whichever arm is taken, as cuTile Python carries them")
+            self.body.extend(f"{indent}{name} = {name};" for name in names)
 
     def _if_arms(self, st: ast.If, indent: str) -> None:
         if getattr(st, "early_return", None) == "kernel" and not self._constant_test(st.test) and \
@@ -1761,7 +1819,56 @@ class Emitter:
         """Whether the constant ``if`` st is folded to its taken arm (see if_chain); ``static``: judged before
         translation, from the source alone."""
         return self._constant_test(st.test) and self.const_value(st.test)[0] and \
-            (self._defines_names_read_later(st, static) or not self._generic_condition(st.test))
+            (self._defines_names_read_later(st, static) or not self._generic_condition(st.test)
+             or id(st) in self.sole_reader_ifs)
+
+    @functools.cached_property
+    def sole_reader_ifs(self) -> set[int]:
+        """Ids of the constant ifs (on int constants, which the port writes as tests of the const generics) whose arm
+        not taken here is all that reads a value cuTile Python would otherwise drop (`a = ct.load(..)` read only
+        under `if MODE == 1:` at MODE = 0): cuTile Python folds the `if` first, then drops the unread load; the port
+        folds such an `if` too, so that the load is dropped (cutile keeps a load an `if` it folds read)."""
+        arms: dict[int, list[ast.AST]] = {}
+        for node in self.walk():
+            if isinstance(node, ast.If) and self._constant_test(node.test) and \
+                    (c := self.const_value(node.test))[0] and not isinstance(c[1], str):
+                arms[id(node)] = node.orelse if c[1] else node.body
+        if not arms:
+            return set()
+        every = {id(n) for other in arms.values() for sub in other for n in walk_nodes(sub)}
+        needed_elsewhere = self.live_names(every)
+        binds = self._pure_bindings
+
+        def reaches_a_load(names: set[str]) -> bool:   # (through the pure values only the arm needs)
+            seen, todo = set(), [n for n in names if n in binds and n not in needed_elsewhere]
+            while todo:
+                name = todo.pop()
+                if name in seen:
+                    continue
+                seen.add(name)
+                if any(isinstance(c, ast.Call) and self.ct(c.func) in ("load", "gather") for c in walk_nodes(binds[name])):
+                    return True
+                todo += [n.id for n in walk_nodes(binds[name]) if isinstance(n, ast.Name) and n.id in binds and
+                         n.id not in needed_elsewhere]
+            return False
+        # (pure arithmetic only the arm read is dropped by cutile too once it folds the `if`: only a load is kept;
+        # and names the arm binds itself go with it)
+        return {i for i, other in arms.items()
+                if reaches_a_load({n.id for sub in other for n in walk_nodes(sub)
+                                   if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} -
+                                  {n.id for sub in other for n in walk_nodes(sub)
+                                   if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)})}
+
+    @functools.cached_property
+    def _pure_bindings(self) -> dict[str, ast.AST]:
+        """Names bound once, by a plain assignment, to a value without effects (see _droppable): their values."""
+        binds = [st for st in self.walk() if isinstance(st, ast.Assign) and len(st.targets) == 1 and
+                 isinstance(st.targets[0], ast.Name)]
+        counts: dict[str, int] = {}
+        for st in binds:
+            counts[st.targets[0].id] = counts.get(st.targets[0].id, 0) + 1
+        return {st.targets[0].id: st.value for st in binds if counts[st.targets[0].id] == 1 and
+                self._droppable(st.value)}
 
     def static_values(self, it: ast.AST) -> list | None:
         """The items of ``ct.static_iter(range(..))`` / ``ct.static_iter((a, b, ..))`` (or ``reversed(..)`` of
@@ -1923,16 +2030,18 @@ class Emitter:
         self.env.pop(name, None)
         self.static_items.pop(name, None)
 
-    def _drop_empty_loop(self, first: int, indent: str) -> None:
+    def _drop_empty_loop(self, first: int, indent: str, pure: bool = False) -> None:
         """A `for` the port wrote with nothing in its body (each statement folded away: `for i in range(n): if
         AUX: ..` at AUX False, or `pass`) and binding no name, even in an arm folded away, carries nothing and does
         nothing; cuTile Python drops such a loop from its IR, so the port leaves it out too (its bounds, computed
-        before it, stay). (A name bound in a folded arm is still carried by cuTile Python's loop: kept.)"""
+        before it, stay). (A name bound in a folded arm is still carried by cuTile Python's loop: kept.) So does a
+        ``pure`` one, whose body has only jumps and values without effects (`for k in range(n): if c: continue`),
+        whatever the port wrote for it."""
         lines = self.body[first:]
         head = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].startswith(f"{indent}for ")
                      and lines[i].endswith("{")), None)
         if head is None or lines[-1] != f"{indent}}}" or \
-                not all(ln.strip().startswith("//") for ln in lines[head + 1:-1]):
+                not (pure or all(ln.strip().startswith("//") for ln in lines[head + 1:-1])):
             return
         del self.body[first + head:]
         self.body.append(f"{indent}// a `for` whose body does nothing: none, as cuTile Python drops it")
@@ -2451,7 +2560,11 @@ class Emitter:
         stop_name = it.args[1].id if isinstance(it.args[1], ast.Name) else None
         if nonneg_start and stop_name in self.tile_counts:
             self.loop_bounds[name] = (stop_name, self.tile_counts[stop_name])
-        self.scoped(st.body, indent + "    ", {name: (name, Scalar("i64" if wide else "i32"))}, loop=True)
+        self.break_flags.append(None)   # (its `continue` is the loop's own, as in cuTile Python; a `break` is refused)
+        try:
+            self.scoped(st.body, indent + "    ", {name: (name, Scalar("i64" if wide else "i32"))}, loop=True)
+        finally:
+            self.break_flags.pop()
         self.loop_bounds.pop(name, None)
         self.body.append(f"{indent}}}")
 
@@ -2468,6 +2581,8 @@ class Emitter:
         assigned = {n.id for st in stmts for n in walk_nodes(st) if isinstance(n, ast.Name) and
                     isinstance(n.ctx, ast.Store)} if loop else None
         self.block_keys.append((self.block_serial, assigned))
+        if loop:
+            self.loop_bodies.append(stmts)
         types: list[Ty] = []
         try:
             self.stmts(stmts, indent, nested=True)
@@ -2480,6 +2595,8 @@ class Emitter:
         finally:
             self.scope_locals.pop()
             self.block_keys.pop()
+            if loop:
+                self.loop_bodies.pop()
         self.carried_tokens = saved_tokens
         for name in list(self.env):
             if name not in saved:
@@ -2605,10 +2722,11 @@ class Emitter:
             return str(node.value)
         raise self.refuse(node, "if-constant", f"condition operand `{self.text(node)}`")
 
-    def live_names(self) -> set[str]:
+    def live_names(self, untaken: set[int] | None = None) -> set[str]:
         """Names whose values reach an effect (a store, a scatter, control flow), transitively through assignments:
         cuTile Python drops a pure value nobody needs — a load, a gather, and then the index gather only it read —
-        so the port drops the same ones."""
+        so the port drops the same ones. ``untaken``: ids of the nodes in arms not taken (default: of the ifs the
+        port folds, folded_arms)."""
         def reads(node: ast.AST) -> set[str]:
             out, todo = set(), [node]
             while todo:
@@ -2623,7 +2741,8 @@ class Emitter:
 
         assigns: list[tuple[str, ast.AST]] = []
         live: set[str] = set()
-        untaken, _ = self.folded_arms   # (what only an arm folded away reads is not needed either)
+        if untaken is None:
+            untaken, _ = self.folded_arms   # (what only an arm folded away reads is not needed either)
         for f in (self.fn, *self.helpers.values()):
             for st in walk_nodes(f):
                 if id(st) in untaken:
@@ -2651,6 +2770,54 @@ class Emitter:
                         live |= new
                         changed = True
         return live
+
+    @functools.cached_property
+    def dead_assigns(self) -> set[int]:
+        """Ids of the assignments in a loop of the kernel (`f = f * 0.5` in a `for`) whose value nothing at or after
+        the loop's start needs: the name is read after that point only by its own assignments, where live_names (flow-
+        insensitive) counts a read before the loop too (`acc *= f` then `for ..: f = s`). cuTile Python's SSA
+        dead-code elimination drops the value the loop carries, so the port drops the assignment (and then a loop
+        left with nothing, see _drop_empty_loop)."""
+        live = self.read_names
+        untaken, _ = self.folded_arms
+        outermost: dict[int, ast.AST] = {}   # an assignment's id: the outermost loop of the kernel holding it
+
+        def loops(node: ast.AST):   # the loops not inside another
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.For, ast.While)):
+                    yield child
+                else:
+                    yield from loops(child)
+        for loop in loops(self.fn):
+            for n in walk_nodes(loop):
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                        and id(n) not in untaken and self._droppable(n.value):
+                    outermost[id(n)] = loop
+        if not outermost:
+            return set()
+        reads: list[tuple[str, int]] = []   # (name, line) of each read that needs its value
+        for st in self.walk():
+            if id(st) in untaken:
+                continue
+            if isinstance(st, ast.Assign):
+                target = st.targets[0].id if len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) else None
+                if target is not None and target not in live and self._droppable(st.value):
+                    continue   # (a value nobody reads: its reads need nothing)
+                reads += [(n.id, n.lineno) for n in walk_nodes(st.value) if isinstance(n, ast.Name) and
+                          isinstance(n.ctx, ast.Load) and n.id != target]   # (its own name: the self-feeding read)
+            elif isinstance(st, (ast.Expr, ast.Return, ast.If, ast.While, ast.For, ast.AugAssign)) or \
+                    (isinstance(st, ast.FunctionDef) and st is not self.fn):
+                parts = [st.test] if isinstance(st, (ast.If, ast.While)) else [st.iter] if isinstance(st, ast.For) \
+                    else [st] if not isinstance(st, (ast.Expr, ast.Return)) else [st.value] if st.value else []
+                reads += [(n.id, n.lineno) for part in parts for n in walk_nodes(part)
+                          if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)]
+        dead = set()
+        for st in walk_nodes(self.fn):
+            if id(st) in outermost:
+                name, start = st.targets[0].id, outermost[id(st)].lineno
+                if not any(r == name and line >= start for r, line in reads):
+                    dead.add(id(st))
+        return dead
 
     def _droppable(self, node: ast.AST) -> bool:
         """An expression without side effects: weak loads, arithmetic, math. (Stores and atomics are statements; a
@@ -6263,6 +6430,15 @@ class Emitter:
                   and (t.dtype.startswith("f") or t.dtype == "i64" or (narrow and t.dtype == "i32"))
                   and not self.const_value(n)[0]]
         dtypes = {t.dtype for t in tiles} | set(strong)
+        # a loosely typed constant (a Python literal, a ct.Constant) of a stronger category than every typed operand
+        # (a float with integer tiles, an int with bool tiles) gives the result its default dtype, f32 or i32, as
+        # cuTile Python's _promote_dtype_and_loosely_typed_constant does ("strongest category always wins")
+        loose = [_dtype_category(type(c[1]).__name__) for t, n in zip(types, operands) if isinstance(t, Scalar) and
+                 n is not None and (c := self.const_value(n))[0] and type(c[1]) in (bool, int, float)]
+        if loose and max(loose) > max(_dtype_category(d) for d in dtypes):
+            default = LOOSE_DEFAULT[max(loose)]
+            self.need(node, "arith-promote", f"a {default} constant with tiles of dtypes {sorted(dtypes)}")
+            return Tile(default, tuple(shape))
         if len(dtypes) > 1:
             # a bool tile in arithmetic with numbers (`t - (t > n)`, `t * (t > 0.0)`) takes their dtype, as cuTile
             # Python converts it (exti / itof unsigned: 0 or 1)
@@ -6804,9 +6980,10 @@ class Emitter:
             # divi / remi recipe in that dtype, whose signedness cutile takes from the element type as cuTile
             # Python's does (an unsigned remainder's sign tests are false, and emitted all the same)
             return self.floordiv_tile(node, lc, lt, rc, rt)
-        if (isinstance(lt, Tile) or isinstance(rt, Tile)) and \
-                {getattr(lt, "dtype", None), getattr(rt, "dtype", None)} <= {"f32", "i32"} and \
-                "f32" in {getattr(lt, "dtype", None), getattr(rt, "dtype", None)}:
+        dtypes = {getattr(lt, "dtype", None), getattr(rt, "dtype", None)}
+        if (isinstance(lt, Tile) or isinstance(rt, Tile)) and ((dtypes <= {"f32", "i32"} and "f32" in dtypes) or (
+                "f64" in dtypes and all(t.dtype == "f64" or self.const_value(n)[0]   # (an f64 tile and a constant)
+                                        for t, n in ((lt, node.left), (rt, node.right))))):
             if isinstance(node.op, ast.Mod):
                 return self.float_mod_tile(node, lc, lt, rc, rt)
             # `t // c` of f32 tiles: the division, then floor, as cuTile Python lowers it
@@ -6901,13 +7078,14 @@ class Emitter:
                 f"{value}\n}}")
 
     def float_mod_tile(self, node: ast.BinOp, lc: str, lt: Ty, rc: str, rt: Ty) -> tuple[str, Tile]:
-        """`t % c` of f32 tiles (an angle wrapped to [0, 2*pi)), as cuTile Python lowers Python's float %: remf,
-        then + b where the remainder is non-zero (an unordered compare: NaN counts) and its sign differs from b's."""
+        """`t % c` of f32 (or f64) tiles (an angle wrapped to [0, 2*pi)), as cuTile Python lowers Python's float %:
+        remf, then + b where the remainder is non-zero (an unordered compare: NaN counts) and its sign differs from
+        b's."""
         self.need(node, "float-mod", f"`{self.text(node)}`")
         like = self.result_tile(node, lt, rt)
         a = self.operand_as_tile(lc, lt, like, node.left)
         b = self.operand_as_tile(rc, rt, like, node.right)
-        return self._python_mod(a, b, like, "remf", "0.0f32",
+        return self._python_mod(a, b, like, "remf", f"0.0{like.dtype}",
                                 lambda r, z: f"cmpf({r}, {z}, predicate::NotEqual, cmp_ordering::Unordered)"), like
 
     def int_constant_scalar_op(self, node: ast.AST, construct: str, sides, form,
@@ -6989,6 +7167,13 @@ class Emitter:
             lt, rt = (Tile("f32", t.shape) if isinstance(t, Tile) else Scalar("f32") for t in (lt, rt))
         if isinstance(lt, Scalar) and isinstance(rt, Scalar):
             ok, value = self.const_value(node)
+            typed_const = self.cast_constant(node)
+            if not ok and typed_const[0] and typed_const[2] in ("f32", "i32") and \
+                    (typed_const[2] == "f32" or -2 ** 31 <= typed_const[1] < 2 ** 31):
+                # constants typed by ct.astype (`ct.astype(q, ct.float32) * 0.5` of a constant q): cuTile Python
+                # folds the arithmetic to one constant, as it folds Python's
+                self.need(node, "const-fold", f"`{self.text(node)}`")
+                return rust_literal(typed_const[1], typed_const[2]), Scalar(typed_const[2])
             if ok and isinstance(value, float) and (lt.dtype != rt.dtype or lt.dtype == "f32"):
                 # `N * 1.0`, `1.0 - SMOOTHING` of constants: Python folds it (in double precision) to a float
                 self.need(node, "const-fold", f"`{self.text(node)}`")
@@ -7043,6 +7228,18 @@ F32_MAX, F32_OVERFLOW = 3.4028234663852886e38, 3.4028235677973366e38  # largest 
 #: panics), so the port writes it as a difference of two literals it parses — the constant cuTile Python emits, once
 #: irdiff folds the subtraction (fold-int-constants)
 I32_MIN = "(-2147483647i32 - 1i32)"
+
+
+#: a line of an `if` the port wrote that is no statement: its head, an `else (if ..)`, a closing brace
+_EMPTY_IF_LINE = re.compile(r"(\} else )?if [^;]* \{|\}|\} else \{")
+
+#: numeric categories as cuTile Python ranks them (bool < integer < float), by dtype or Python type name, and the
+#: default dtype of a loosely typed constant of each (result_tile)
+LOOSE_DEFAULT = {1: "i32", 2: "f32"}
+
+
+def _dtype_category(d: str) -> int:
+    return 0 if d == "bool" else 2 if d in ("float", "f16", "bf16", "f32", "f64", "tf32") else 1
 
 
 def constant_tile(literal: str, dims: str) -> str:
