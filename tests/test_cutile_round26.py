@@ -121,11 +121,11 @@ def test_a_static_loop_over_no_items_holds_no_fma(tmp_path):
     assert body.count("fma(") == 2, body
 
 
-def test_a_helpers_product_returned_through_a_name_stays_refused(tmp_path):
-    """A helper returning a name bound to a product (`out = ts[0] * k; return out`) added to in the kernel: which
-    sum cuTile Python contracted is not told apart yet — refused at the sum's file:line:col with the reason."""
-    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: 1 fma\(s\) in the reference IR"):
-        _emit_with_fmas(tmp_path, """
+def test_a_helpers_product_returned_through_a_name_is_contracted_by_the_caller(tmp_path):
+    """A helper ending `out = v * k; return out` added to in the kernel (`scaled(a) + a`; round 26's p04
+    `varargs_kwonly`, `_scale_all(a, k=0.5)` of a one-argument copy): refused ("1 fma(s) .. for 0 candidate sums");
+    `return v * k` (rewrite helper-named-product), a product the caller's sum contracts as cuTile Python does."""
+    body = _body(_emit_with_fmas(tmp_path, """
          @ct.function
          def scaled(v, k=2.0):
              out = v * k
@@ -136,7 +136,26 @@ def test_a_helpers_product_returned_through_a_name_stays_refused(tmp_path):
              i = ct.bid(0)
              a = ct.load(x, (i,), (B,))
              ct.store(y, (i,), scaled(a) + a)
-         """, "x=f32[?]/1, y=f32[?]/1, B=#64", ("B",), {"scaled(a) + a": 1})
+         """, "x=f32[?]/1, y=f32[?]/1, B=#64", ("B",), {"scaled(a) + a": 1}))
+    assert body.count("fma(") == 1, body
+
+
+def test_a_named_product_read_twice_is_left_as_written(tmp_path):
+    """`out = v * k; w = out + 1.0; return out`: `out` is read besides the return, so the helper keeps its name
+    (no fma where the reference has none)."""
+    body = _body(emit_resolved(tmp_path, """
+         @ct.function
+         def scaled(v, k=2.0):
+             out = v * k
+             w = out + 1.0
+             return out
+
+         @ct.kernel
+         def k(x, y, B: ct.Constant[int]):
+             i = ct.bid(0)
+             ct.store(y, (i,), scaled(ct.load(x, (i,), (B,))) + 1.0)
+         """, "x=f32[?]/1, y=f32[?]/1, B=#64"))
+    assert "fma(" not in body, body
 
 
 def test_a_frozen_dataclass_in_device_code(tmp_path):

@@ -44,6 +44,11 @@ def scaled(t, k=2.0, shift=0.0):
     return t * k + shift
 
 
+def named_times(v, k):
+    out = v * k
+    return out
+
+
 def times(v, k):
     return v * k
 
@@ -222,6 +227,8 @@ CASES = {
     "python-operator": ("t = operator.mul(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), 2.0)",
                         "t = ct.load(x, index=(ct.bid(0),), shape=(TILE,)) * 2.0", "operator"),
     "unary-plus": ("t = +ct.load(x, index=(ct.bid(0),), shape=(TILE,))", "t = ct.load(", "+ct.load"),
+    "helper-named-product": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = named_times(t, 2.0) + 1.0",
+                             "= named_times(t, 2.0)", "named_times(t, 2.0) + 1.0"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",
                                "= times(t, 2.0)", "times(t, 2.0) + 1.0"),
     "inline-slice": ("ct.store(y.slice(0, 0, TILE), index=(0,), tile=ct.load(x.slice(axis=0, start=0, stop=TILE), "

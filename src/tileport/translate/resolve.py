@@ -200,6 +200,9 @@ REWRITES: tuple[Rewrite, ...] = (
             "in, keywords bound by name), `st[0]`, `(st[0], v)`: the values cuda.tile 1.7's aggregate holds, carried "
             "by the tuple rewrites; a field name two dataclasses of the module hold at different places, or a tile's "
             "or array's attribute name, is left as written (refused)"),
+    Rewrite("helper-named-product", "a helper ending `out = a * k; return out` (`out` bound there alone and read by "
+            "the return alone)", "`return a * k`: the same value, returned as a product a sum in the caller "
+            "contracts (helper-product-operand), as cuTile Python contracts it after inlining"),
     Rewrite("dtype-constructor", "a dtype called in a kernel: `ct.float32(1.5)`, `np.int32(k)`, `ct.float16(n)`",
             "a constant argument: the 0-d tile of that dtype, `ct.full((), 1.5, dtype=ct.float32)` (the value "
             "converted as Python converts it, as cuTile Python's dtype constructor makes the constant); any other: "
@@ -2094,6 +2097,8 @@ def resolve(fn: ast.FunctionDef, pyfunc: Any, constants: dict[str, Any] | None =
     _kernel_loop_returns(fn)
     for f in [fn, *(h.fn for h in helpers.values())]:
         f.body = _single_return(f.body, f"{f.name.strip('_')}_result" if f is not fn else None)
+    for h in helpers.values():
+        _return_named_product(h.fn)
     for f in [fn, *(h.fn for h in helpers.values())]:
         _hoist_product_calls(f, helpers)
     for f in [fn, *(h.fn for h in list(helpers.values()))]:
@@ -2320,6 +2325,24 @@ def _locals_assigned(fn: ast.FunctionDef) -> set[str]:
     """The names ``fn``'s body binds (its parameters not counted)."""
     return {n.id for st in fn.body for n in walk_nodes(st) if isinstance(n, ast.Name) and
             isinstance(n.ctx, (ast.Store, ast.Del))}
+
+
+def _return_named_product(fn: ast.FunctionDef) -> None:
+    """A helper ending `out = a * k; return out`, `out` bound there alone and read by the return alone: `return a *
+    k` (rewrite helper-named-product) — the same value, and the helper then returns its product as written, which a
+    sum in its caller contracts as cuTile Python contracts it after inlining (helper-product-operand)."""
+    if len(fn.body) < 2 or not isinstance(ret := fn.body[-1], ast.Return) or not isinstance(ret.value, ast.Name):
+        return
+    st, name = fn.body[-2], ret.value.id
+    if not (isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and
+            st.targets[0].id == name and isinstance(st.value, ast.BinOp) and isinstance(st.value.op, ast.Mult)):
+        return
+    if sum(1 for n in walk_nodes(fn) if isinstance(n, ast.Name) and n.id == name) != 2 or \
+            name in {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}:
+        return
+    ret.value = st.value
+    _mark(ret)
+    fn.body = [*fn.body[:-2], ret]
 
 
 def _hoist_product_calls(fn: ast.FunctionDef, helpers: dict[str, ResolvedHelper]) -> None:
