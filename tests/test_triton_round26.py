@@ -6,14 +6,19 @@ located reason. A derandomized CI draw here (the interpreter needs torch: TILEPO
 a larger one under `slow`; scripts/fuzz_triton.py runs fresh draws."""
 from __future__ import annotations
 
+import collections
+import textwrap
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import test_triton_two_layouts as two
 
 from conftest import load_module, needs_cargo
-from tileport.frontends.triton.ct_numpy import CtModel, run_lowered
+from tileport.frontends.triton import fuzz
+from tileport.frontends.triton.ct_numpy import CtModel, Tile, run_lowered
+from tileport.errors import TileportError
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round26.py"
 MOD = load_module(FIXTURE, "triton_round26_fixture")
@@ -103,3 +108,74 @@ def test_round26_sum_of_an_int8_where_is_int32(lowered):
     sq = (x.astype(np.int32) * x).astype(np.int8)   # (int8 products wrap, as Triton's)
     v = np.where(sq != 0, sq, x).astype(np.int32)
     assert np.array_equal(red, v.sum(axis=1)) and np.array_equal(out, v - v.sum(axis=1)[:, None]), (red, out)
+
+
+def test_round26_float16_exp_stays_refused_with_its_location(tmp_path):
+    """`tl.exp` of an f16 tensor: Triton 3.6's compiler takes fp32 / fp64 only (its interpreter computes it): the
+    lowering refuses it as Triton does, at FILE:LINE:COL."""
+    f = tmp_path / "k16.py"
+    f.write_text(textwrap.dedent('''
+        import numpy as np
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def k16(x_ptr, y_ptr, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            x = tl.load(x_ptr + offs)
+            tl.store(y_ptr + offs, tl.exp(x))
+
+
+        if __name__ == "__main__":
+            k16[(1,)](np.ones(16, np.float16), np.ones(16, np.float16), BLOCK=16)
+    '''))
+    with pytest.raises(TileportError) as exc:
+        two.lower_kernels(f, ["k16"], tmp_path / "out")
+    assert f"{f}:11:28" in str(exc.value) and "fp32" in str(exc.value), str(exc.value)
+
+
+def test_round26_numpy_model_promotes_as_cutile():
+    """The model's tiles promote as cuTile Python does (cuda.tile's promote_dtypes), never as numpy: int32 * f16
+    is f16, int64 + f32 is f32, an int tile beside a Python float is f32, a Python int takes the tile's dtype."""
+    i32 = np.arange(4, dtype=np.int32).view(Tile)
+    assert (i32 * np.ones(4, np.float16).view(Tile)).dtype == np.float16
+    assert (np.arange(4, dtype=np.int64).view(Tile) + np.ones(4, np.float32)).dtype == np.float32
+    assert (i32 * 0.5).dtype == np.float32
+    assert (np.ones(4, np.int8).view(Tile) + 3).dtype == np.int8
+    ct = CtModel()
+    assert ct.where(i32 > 1, i32, np.ones(4, np.float16)).dtype == np.float16
+    assert np.array_equal(ct.maximum(np.float32([np.nan, 1]), np.float32([2, np.nan])), [2, 1])   # (maxnum)
+
+
+def _fuzz(n: int, tmp_path: Path, seed=None):
+    py = fuzz.torch_python()
+    if py is None:
+        pytest.skip("no Python with torch and triton (TILEPORT_TORCH_PYTHON): Triton's interpreter needs torch")
+    results = fuzz.run_cases(fuzz.draw_cases(n, seed), tmp_path, py)
+    counts = collections.Counter(r.outcome for r in results)
+    bad = [f"{r.dir}: {r.outcome}: {r.detail[:500]}\n{(r.dir / 'k.py').read_text()}" for r in results
+           if r.outcome in fuzz.BAD]
+    return counts, bad
+
+
+def test_round26_fuzz_ci_draw(tmp_path):
+    """A derandomized draw (the same kernels every run; about a minute): no mismatch, no crash, no unlocated
+    refusal; most kernels checked (not refused, not a gap of the model or the drawn kernel)."""
+    counts, bad = _fuzz(1200, tmp_path)
+    assert not bad, "\n\n".join(bad[:3])
+    assert counts["equal"] + counts["close"] >= 0.9 * sum(counts.values()), counts
+
+
+@pytest.mark.slow
+def test_round26_fuzz_larger_draw(tmp_path):
+    counts, bad = _fuzz(4000, tmp_path, seed=26)
+    assert not bad, "\n\n".join(bad[:3])
+
+
+def test_round26_fuzz_finds_a_wrong_lowering(tmp_path, monkeypatch):
+    """The contract can fail: with the model's `ct.maximum` made a minimum, drawn kernels that take a maximum
+    mismatch (the fuzzer would have reported a lowering that swapped them)."""
+    monkeypatch.setattr(CtModel, "maximum", staticmethod(lambda a, b, **_: np.fmin(a, b).view(Tile)))
+    counts, bad = _fuzz(60, tmp_path, seed=7)
+    assert counts["mismatch"] > 0, counts
