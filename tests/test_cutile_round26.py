@@ -187,3 +187,35 @@ def test_a_dataclass_field_named_like_a_tile_attribute_is_left_as_written(tmp_pa
              p = Boxed(ct.load(x, (i,), (B,)))
              ct.store(y, (i,), p.shape)
          """, "x=f32[?]/1, y=f32[?]/1, B=#64")
+
+
+def test_a_generator_context_manager_is_inlined(tmp_path):
+    """`with _scaled26(t, 3.0) as u:` of a `@contextlib.contextmanager` generator of the kernel's module (round 26's
+    p06 `with_ctx`): refused ("statement `with ..`"). cuda.tile 1.7 runs the generator to its `yield`, binds the
+    value, runs the body, then the rest: the port inlines it in that order, the generator's names renamed (rewrite
+    generator-context)."""
+    body = _body(_fixture(tmp_path, "r26_with_context", ("B",)))
+    assert "let _scaled26_w: Tile<f32, { [B] }> = " in body, body
+    assert "with" not in body, body
+
+
+def test_a_generator_with_two_yields_stays_refused(tmp_path):
+    """A generator yielding twice is no context manager cuda.tile takes: the `with` stays refused at its
+    file:line:col."""
+    with pytest.raises(Unsupported, match=r"k\.py:\d+:\d+: statement `with "):
+        emit_resolved(tmp_path, """
+         import contextlib
+
+
+         @contextlib.contextmanager
+         def twice(t):
+             yield t
+             yield t
+
+
+         @ct.kernel
+         def k(x, y, B: ct.Constant[int]):
+             i = ct.bid(0)
+             with twice(ct.load(x, (i,), (B,))) as u:
+                 ct.store(y, (i,), u)
+         """, "x=f32[?]/1, y=f32[?]/1, B=#64")

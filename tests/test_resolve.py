@@ -44,6 +44,12 @@ def scaled(t, k=2.0, shift=0.0):
     return t * k + shift
 
 
+@__import__("contextlib").contextmanager
+def doubled(t, k=2.0):
+    w = t * k
+    yield w + 1.0
+
+
 def named_times(v, k):
     out = v * k
     return out
@@ -227,6 +233,8 @@ CASES = {
     "python-operator": ("t = operator.mul(ct.load(x, index=(ct.bid(0),), shape=(TILE,)), 2.0)",
                         "t = ct.load(x, index=(ct.bid(0),), shape=(TILE,)) * 2.0", "operator"),
     "unary-plus": ("t = +ct.load(x, index=(ct.bid(0),), shape=(TILE,))", "t = ct.load(", "+ct.load"),
+    "generator-context": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nwith doubled(t) as u:\n    v = u * 3.0",
+                          "doubled_w = doubled_t * doubled_k", "with doubled"),
     "helper-named-product": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = named_times(t, 2.0) + 1.0",
                              "= named_times(t, 2.0)", "named_times(t, 2.0) + 1.0"),
     "helper-product-operand": ("t = ct.load(x, index=(ct.bid(0),), shape=(TILE,))\nu = times(t, 2.0) + 1.0",

@@ -203,6 +203,11 @@ REWRITES: tuple[Rewrite, ...] = (
     Rewrite("helper-named-product", "a helper ending `out = a * k; return out` (`out` bound there alone and read by "
             "the return alone)", "`return a * k`: the same value, returned as a product a sum in the caller "
             "contracts (helper-product-operand), as cuTile Python contracts it after inlining"),
+    Rewrite("generator-context", "`with cm(args) as u: body` in a kernel or helper, `cm` a `@contextlib.contextmanager` "
+            "generator of the kernel's module with one `yield` statement at its top level and no `return`",
+            "its parameters bound to the arguments, its statements before the `yield`, `u =` the value yielded, the "
+            "body, its statements after the `yield` (its own names renamed): the order cuda.tile 1.7 runs a "
+            "generator context manager in"),
     Rewrite("dtype-constructor", "a dtype called in a kernel: `ct.float32(1.5)`, `np.int32(k)`, `ct.float16(n)`",
             "a constant argument: the 0-d tile of that dtype, `ct.full((), 1.5, dtype=ct.float32)` (the value "
             "converted as Python converts it, as cuTile Python's dtype constructor makes the constant); any other: "
@@ -3108,6 +3113,99 @@ def _user_def(py: Any) -> tuple[ast.FunctionDef, Path] | None:
     return fdef, file
 
 
+def _inline_generator_contexts(fn: ast.FunctionDef, env: dict[str, Any], file: Path) -> None:
+    """``with cm(args) as u: body`` of a ``@contextlib.contextmanager`` generator of the kernel's own module whose body
+    holds one `yield` statement at its top level and no `return` (rewrite generator-context): its parameters bound
+    to the arguments, its statements up to the `yield`, `u =` the value yielded, the body, then its statements after
+    the `yield` — the order cuda.tile 1.7 runs them in (enter_context runs the generator to its `yield`, the exit
+    runs the rest); the generator's own names renamed past the kernel's. Any other `with` is left as written (the
+    emitter refuses it at its position)."""
+    taken = {n.id for n in walk_nodes(fn) if isinstance(n, ast.Name)} | {a.arg for a in walk_nodes(fn)
+                                                                         if isinstance(a, ast.arg)}
+
+    def inline(st: ast.With) -> list[ast.stmt] | None:
+        if len(st.items) != 1 or not isinstance(call := st.items[0].context_expr, ast.Call) or \
+                any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        root = call.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in _locals(fn):
+            return None
+        ok, cm = _static_value(call.func, env)
+        gen = getattr(cm, "__wrapped__", None) if ok else None
+        if not inspect.isgeneratorfunction(gen) or getattr(cm, "__module__", None) != "contextlib" and \
+                "contextmanager" not in getattr(getattr(cm, "__code__", None), "co_qualname", ""):
+            return None
+        found = _user_def(gen)
+        if found is None or found[1].resolve() != file.resolve():
+            return None
+        gdef = copy.deepcopy(found[0])
+        body = [b for b in gdef.body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+        yields = [k for k, b in enumerate(body) if isinstance(b, ast.Expr) and isinstance(b.value, ast.Yield)]
+        if len(yields) != 1 or any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom, ast.FunctionDef, ast.Lambda,
+                                                  ast.Global, ast.Nonlocal)) and not (
+                    isinstance(n, ast.Yield) and n is body[yields[0]].value) for b in body for n in walk_nodes(b)):
+            return None
+        params = gdef.args
+        if params.vararg or params.kwarg or params.posonlyargs:
+            return None
+        names = [a.arg for a in (*params.args, *params.kwonlyargs)]
+        bound: dict[str, ast.expr] = dict(zip((a.arg for a in params.args), call.args))
+        if len(call.args) > len(params.args):
+            return None
+        for k in call.keywords:
+            if k.arg not in names or k.arg in bound:
+                return None
+            bound[k.arg] = k.value
+        defaults = dict(zip([a.arg for a in params.args][len(params.args) - len(params.defaults):], params.defaults))
+        defaults.update({a.arg: d for a, d in zip(params.kwonlyargs, params.kw_defaults) if d is not None})
+        own = set(names) | {n.id for n in walk_nodes(gdef) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        rename = {}
+        for name in sorted(own):
+            rename[name] = fresh_name(f"{gdef.name}_{name}", taken, "_")
+            taken.add(rename[name])
+
+        class Rename(ast.NodeTransformer):
+            def visit_Name(self, node: ast.Name) -> ast.AST:
+                if node.id in rename:
+                    node.id = rename[node.id]
+                return node
+
+        out: list[ast.stmt] = []
+        for name in names:
+            value = bound.get(name, defaults.get(name))
+            if value is None:
+                return None
+            out.append(_mark(ast.copy_location(ast.Assign([ast.Name(rename[name], ast.Store())], value), st)))
+        pre, post = body[:yields[0]], body[yields[0] + 1:]
+        out += [Rename().visit(b) for b in pre]
+        value = body[yields[0]].value.value
+        if st.items[0].optional_vars is not None:
+            out.append(_mark(ast.copy_location(ast.Assign(
+                [st.items[0].optional_vars], Rename().visit(value) if value is not None else
+                ast.Constant(None)), st)))
+        out += st.body
+        out += [Rename().visit(b) for b in post]
+        for b in out:
+            for n in walk_nodes(b):
+                _mark(n)
+        return out
+
+    def block(stmts: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for st in stmts:
+            for field in ("body", "orelse"):
+                if isinstance(st, (ast.If, ast.For, ast.While, ast.With)) and getattr(st, field, None):
+                    setattr(st, field, block(getattr(st, field)))
+            made = inline(st) if isinstance(st, ast.With) else None
+            out.extend(made if made is not None else [st])
+        return out
+
+    fn.body = block(fn.body)
+    ast.fix_missing_locations(fn)
+
+
 def _factory_parts(py: Any, file: Path) -> tuple[ast.FunctionDef, ast.FunctionDef] | None:
     """(the factory's definition, the function it returns) when ``py`` is a user function of ``file`` whose body is
     only a (docstring,) `def inner(..)` without decorators and `return inner`; else None."""
@@ -3457,6 +3555,8 @@ def _resolve_into(fn: ast.FunctionDef, env: dict[str, Any], helpers: dict[str, R
                   where: tuple[Path, str] | None = None, constants: dict[str, Any] | None = None) -> None:
     """``where``: the file and source ``fn`` comes from (for the functions it defines inside it); ``constants``:
     the kernel's `ct.Constant` values (for the kernel itself only: a helper's parameters shadow them)."""
+    if where is not None:   # (`with cm(t) as u:` of a generator context manager of the module: inlined)
+        _inline_generator_contexts(fn, env, where[0])
     _dataclass_tuples(fn, env)   # (`Stats(m, s)`, `st.m`: the tuple of the fields, read by index)
     _expand_tuple_comprehensions(fn, env, {})   # (a helper's: over tuples and module constants)
     fn.body = _jump_first(fn.body)
