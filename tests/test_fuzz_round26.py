@@ -72,6 +72,14 @@ CASES = {
             p, q = q, p
         ct.store(y, index=(bid,), tile=acc)
     ''', 1, 0),
+    # an empty stepped range known at translation time (`range(1, N, 2)` at N = 1): cutile stated `assume
+    # bounded<1, 0>`, which Tile IR's verifier rejects (tileirdisasm failed on the port's bytecode: an error)
+    "empty_stepped_range": ('''
+        acc = ct.load(x0, index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+        for k in range(1, N, 2):
+            acc = acc + ct.load(x1, index=(k,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+        ct.store(y, index=(bid,), tile=acc)
+    ''', 1, 0),
     # arithmetic of constants typed by ct.astype (`ct.astype(q, ct.float32) * 0.5` of a constant q): cuTile Python
     # folds it to one constant, the port wrote a mulf of two (unproven)
     "typed_constants_folded": ('''

@@ -2552,8 +2552,18 @@ class Emitter:
         name = st.target.id
         self.carry_scatter_tokens(st, indent)
         step_text = f"{folded[1]}" if wide else f"{_paren(step)} as usize"
-        self.body.append(f"{indent}for {name} in ({_typed_int(start)}..{_typed_int(stop)})"
-                         f".step_by({step_text}) {{")
+        bounds = f"{_typed_int(start)}..{_typed_int(stop)}"
+        known = [self.const_value(a) for a in it.args[:2]]
+        if all(ok and type(v) is int for ok, v in known) and known[1][1] <= known[0][1] and not wide:
+            # an empty range known here (`range(1, N, 2)` at N = 1): cutile 0.3.1 would state `assume bounded<lo,
+            # hi-1>` with hi-1 < lo, which Tile IR's verifier rejects; bounds read from 0-d tiles get none (as in
+            # _range_loop)
+            lo, hi = self.fresh(f"{name}_start"), self.fresh(f"{name}_end")
+            self.body.append(f"{indent}// an empty range: its bounds as 0-d tiles (cutile then states no range)")
+            self.body.append(f"{indent}let {lo}: Tile<i32, {{ [] }}> = broadcast_scalar({_typed_int(start)}, shape![]);")
+            self.body.append(f"{indent}let {hi}: Tile<i32, {{ [] }}> = broadcast_scalar({_typed_int(stop)}, shape![]);")
+            bounds = f"tile_to_scalar::<i32, i32>({lo})..tile_to_scalar::<i32, i32>({hi})"
+        self.body.append(f"{indent}for {name} in ({bounds}).step_by({step_text}) {{")
         self.body.extend(f"{indent}    {line}" for line in self.assume_carried(st))
         nonneg_start = isinstance(it.args[0], ast.Call) and self.ct(it.args[0].func) == "bid" or \
             (self._int(it.args[0]) or -1) >= 0
