@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import test_triton_round14 as r14
 import test_triton_two_layouts as two
 
 from conftest import load_module, needs_cargo
+from tileport.frontends.triton.ct_numpy import CtModel
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round21.py"
 MOD = load_module(FIXTURE, "triton_round21_fixture")
@@ -33,21 +33,9 @@ NAMES = ("aliased_libdevice", "flag_scan_sort", "numel_shape", "host_desc_trans"
 lowered = two.lowered_fixture(FIXTURE, NAMES, "round21")
 
 
-class Ct21(r14.Ct14):
-    @staticmethod
-    def cumsum(x, axis=0, reverse=False):
-        x = np.asarray(x)
-        y = np.flip(x, axis) if reverse else x
-        out = np.cumsum(y, axis, dtype=x.dtype)
-        return np.flip(out, axis) if reverse else out
+#: the round's stand-in: the one numpy model of the ct operations (ct_numpy.py; it was Ct14 with a scan in x's dtype, an IEEE sqrt and a mul)
+Ct21 = CtModel
 
-    @staticmethod
-    def sqrt(x, rounding_mode=None, flush_to_zero=False):
-        return np.sqrt(x)
-
-    @staticmethod
-    def mul(x, y, rounding_mode=None, flush_to_zero=False):
-        return np.multiply(x, y)
 
 
 @needs_cargo

@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import test_triton_round14 as r14
 import test_triton_two_layouts as two
 
 from conftest import load_module, needs_cargo
+from tileport.frontends.triton.ct_numpy import CtModel
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round23.py"
 MOD = load_module(FIXTURE, "triton_round23_fixture")
@@ -31,23 +31,9 @@ def test_round23_kernels_port_and_prove(tmp_path):
     two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
 
 
-class Ct23(r14.Ct14):
-    """The round's stand-in: numpy for what Ct14 lacks (APPROX division as numpy's, the 0-d tiles' ct.full)."""
+#: the round's stand-in: the one numpy model of the ct operations (ct_numpy.py; it was Ct14 with numpy's APPROX division, exp2 and mul)
+Ct23 = CtModel
 
-    class RoundingMode:
-        APPROX, RZ, RN, FULL = "approx", "rz", "rn", "full"
-
-    @staticmethod
-    def truediv(a, b, rounding_mode=None, flush_to_zero=False):
-        return np.true_divide(a, b)
-
-    @staticmethod
-    def exp2(x, flush_to_zero=False):
-        return np.exp2(x)
-
-    @staticmethod
-    def mul(x, y, rounding_mode=None, flush_to_zero=False):
-        return np.multiply(x, y)
 
 
 def _run(lowered, name, grid, args, kw):

@@ -10,12 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import test_triton_round19 as r19
-import test_triton_round21 as r21
-import test_triton_round23 as r23
 import test_triton_two_layouts as two
 
 from conftest import load_module, needs_cargo
+from tileport.frontends.triton.ct_numpy import CtModel
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round24.py"
 MOD = load_module(FIXTURE, "triton_round24_fixture")
@@ -31,25 +29,9 @@ def test_round24_kernels_port_and_prove(tmp_path):
     two.proven_fixture_kernels(tmp_path, (FIXTURE, NAMES))
 
 
-class Ct24(r23.Ct23, r21.Ct21, r19.Ct19):
-    """The round's stand-in: numpy for what the earlier ones lack (ct.astype's RZ of f64 to f32, f64 / int64 bits)."""
+#: the round's stand-in: the one numpy model of the ct operations (ct_numpy.py; it was Ct23 + Ct21 + Ct19 with ct.astype's RZ and f64 / int64 bitcasts)
+Ct24 = CtModel
 
-    class RoundingMode:
-        APPROX, RZ, RN, FULL, RM, RP = "approx", "rz", "rn", "full", "rm", "rp"
-
-    @staticmethod
-    def astype(t, dtype, rounding_mode=None):
-        t = np.asarray(t)
-        r = t.astype(dtype)
-        if rounding_mode == "rz" and t.dtype.kind == "f":
-            with np.errstate(invalid="ignore"):
-                away = np.abs(r.astype(t.dtype)) > np.abs(t)
-            r = np.where(away, np.nextafter(r, np.zeros_like(r)), r).astype(dtype)
-        return r
-
-    @staticmethod
-    def bitcast(x, dtype):
-        return np.ascontiguousarray(np.asarray(x)).view(dtype)
 
 
 def _run(lowered, name, grid, args, kw):

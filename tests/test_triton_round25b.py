@@ -15,6 +15,7 @@ import test_triton_round24 as r24
 import test_triton_two_layouts as two
 
 from conftest import load_module, needs_cargo
+from tileport.frontends.triton.ct_numpy import CtModel
 
 FIXTURE = Path(__file__).parent / "fixtures" / "triton_round25b.py"
 MOD = load_module(FIXTURE, "triton_round25b_fixture")
@@ -79,23 +80,9 @@ def test_round25b_and_or_not_of_boolean_tiles(lowered):
     assert np.array_equal(got[1], want)
 
 
-class CtLanes(r24.Ct24):
-    """The round's stand-in: a tile's compare-and-swap lane by lane in lane order (one interleaving of its lanes:
-    lanes of one address see each other's writes)."""
+#: the round's stand-in: the one numpy model (ct_numpy.py), whose atomics run lane by lane in lane order (one interleaving of a tile's lanes: lanes of one address see each other's writes)
+CtLanes = CtModel
 
-    @staticmethod
-    def atomic_cas(arr, index, expected, desired, **_):
-        flat = arr.reshape(-1)
-        idx = np.broadcast_to(np.asarray(index), np.shape(expected)).reshape(-1)
-        want = np.broadcast_to(np.asarray(expected, flat.dtype), idx.shape).reshape(-1)
-        new = np.broadcast_to(np.asarray(desired, flat.dtype), idx.shape).reshape(-1)
-        out = want.copy()
-        for k, i in enumerate(idx):
-            if i < flat.size:
-                out[k] = flat[i]
-                if flat[i:i + 1].view(np.int32)[0] == want[k:k + 1].view(np.int32)[0]:
-                    flat[i] = new[k]
-        return out.reshape(np.shape(expected))
 
 
 def test_round25b_float_atomic_max_at_several_addresses(lowered):

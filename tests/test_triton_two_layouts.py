@@ -188,7 +188,10 @@ def run_lowered(lowered_dir: Path, jit, grid, args, kwargs, stand_in=None) -> No
     bound = pk.bind(args, kwargs)
     g = tuple(grid_of(grid, bound)) + (1, 1)
     views = pk.lowered_args(bound)
-    ct = (stand_in or CtNumpy)()
+    from tileport.frontends.triton.ct_numpy import CtModel
+
+    stand_in = stand_in or CtNumpy
+    ct = stand_in(g[:3]) if issubclass(stand_in, CtModel) else stand_in()   # (the model knows the grid)
     src = (lowered_dir / "lowered.py").read_text().replace("import cuda.tile as ct", "")
     scope: dict = {"ct": ct}
     exec(compile(src, str(lowered_dir / "lowered.py"), "exec"), scope)
