@@ -133,12 +133,12 @@ REFUSALS = [
          t = ct.load(x, index=(ct.bid(0),), shape=(B,))
          ct.atomic_max(y, 0, ct.max(t))
      """, "x=f32[?]/1, y=f32[?]/1, B=#16", "atomics", 8, "ct.atomic_max on f32"),
-    ("argmax", """
+    ("argmax propagating NaN", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
          t = ct.load(x, index=(ct.bid(0), 0), shape=(1, B))
-         ct.store(y, index=(ct.bid(0),), tile=ct.argmax(t, axis=1))
-     """, "x=f32[?,?]/?,1, y=i32[?]/1, B=#16", "argmax", 8, "reduce takes one operand"),
+         ct.store(y, index=(ct.bid(0),), tile=ct.argmax(t, axis=1, propagate_nan=True))
+     """, "x=f32[?,?]/?,1, y=i32[?]/1, B=#16", "argmax", 8, "NaN-propagating reduction"),
     ("negative integer power", """
      @ct.kernel
      def k(x, y, B: ct.Constant[int]):
