@@ -115,6 +115,8 @@ INTEGER_DTYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 NARROW_INTS = ("i8", "i16", "u8", "u16")
 #: `+`, `-`, `*` of 16-bit integer tiles, which cutile 0.3.1's operators do not implement: its functions for the ops
 INT16_ARITH = {ast.Add: "addi", ast.Sub: "subi", ast.Mult: "muli"}
+#: bitwise operators on 16-bit integer tiles, which cutile 0.3.1's operators know neither: its generic Tile IR ops
+INT16_BITWISE = {ast.BitAnd: "andi", ast.BitOr: "ori", ast.BitXor: "xori"}
 CONST_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_, ast.Invert: operator.invert}
 #: ct.MemoryOrder / ct.MemoryScope of an atomic → cutile's
 ATOMIC_ORDERS = {"RELAXED": "ordering::Relaxed", "ACQUIRE": "ordering::Acquire", "RELEASE": "ordering::Release",
@@ -7230,6 +7232,8 @@ class Emitter:
             # cutile 0.3.1's operators know no 16-bit integer tile ("Binary operation is not implemented for
             # Tile<u16, ..>"): the Tile IR op itself, as cuTile Python emits it (no overflow flag)
             return f"{INT16_ARITH[type(node.op)]}_wrapping({left}, {right}, overflow::None)", like
+        if like.dtype in ("i16", "u16") and type(node.op) in INT16_BITWISE:   # (`~t` too: an xor with all ones)
+            return f"{INT16_BITWISE[type(node.op)]}({left}, {right})", like
         return f"{_paren(left)} {sym} {_paren(right)}", like
 
 
