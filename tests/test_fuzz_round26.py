@@ -104,9 +104,9 @@ def fz0(x0, y, s: float, TILE: ct.Constant[int]):
     w = w * 0.5
     ct.store(y, index=(bid,), tile=min(w, s) + (v > 2) * 1.5)
 ''', "x0=u8[?]/1, y=f32[?]/1, s=f32, TILE=#64"),
-    # bitwise operators of i16 tiles (`^`, `|`, `&`, and `~` as an xor with all ones): cutile 0.3.1's operators know
-    # no 16-bit integer tile ("Binary operation is not implemented for Tile<i16, ..>": a cargo error); its andi /
-    # ori / xori, as cuTile Python emits them
+    # bitwise operators and comparisons of i16 tiles (`^`, `|`, `&`, `~` as an xor with all ones, `>`, `==`): cutile
+    # 0.3.1's operators and lt_tile & co. know no 16-bit integer tile ("Binary operation is not implemented for
+    # Tile<i16, ..>": a cargo error); its andi / ori / xori and cmpi, as cuTile Python emits them
     "i16_bitwise": ('''import cuda.tile as ct
 
 
@@ -117,7 +117,7 @@ def fz0(x0, y, s: float, TILE: ct.Constant[int]):
     v = ct.astype(a, ct.int16)
     v = (v ^ ct.astype(a, v.dtype)) | (v & 7)
     v = ~v
-    ct.store(y, index=(bid,), tile=ct.astype(v, ct.float32))
+    ct.store(y, index=(bid,), tile=ct.astype(v, ct.float32) + ct.where(v > 3, 1.0, 0.0) + ct.astype(v == 0, ct.float32))
 ''', "x0=u32[?]/1, y=f32[?]/1, s=f32, TILE=#256"),
     "f64_floor_mod_of_float_constants": ('''import cuda.tile as ct
 

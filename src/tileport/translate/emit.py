@@ -56,6 +56,9 @@ BITOPS = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", as
 #: comparisons → cutile's element-wise compare functions (integer: signed cmpi; float: ordered cmpf)
 COMPARE = {ast.Lt: "lt_tile", ast.LtE: "le_tile", ast.Gt: "gt_tile", ast.GtE: "ge_tile", ast.Eq: "eq_tile",
            ast.NotEq: "ne_tile"}
+#: comparisons → cutile's predicate::Mode names (cmpi / cmpf)
+INT_PREDICATES = {ast.Lt: "LessThan", ast.LtE: "LessThanOrEqual", ast.Gt: "GreaterThan", ast.GtE: "GreaterThanOrEqual",
+                  ast.Eq: "Equal", ast.NotEq: "NotEqual"}
 SCALAR_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 ROUNDING = {"RN": "rounding::NearestEven", "RZ": "rounding::Zero", "RM": "rounding::NegativeInf",
             "RP": "rounding::PositiveInf", "FULL": "rounding::Full", "APPROX": "rounding::Approx"}
@@ -3575,6 +3578,11 @@ class Emitter:
                 return f"{lc} {SCALAR_COMPARE[type(node.ops[0])]} {rc}", Scalar("bool")
             code, like = self.elementwise(node, "compare", [node.left, node.comparators[0]],
                                           lambda a, b: f"{COMPARE[type(node.ops[0])]}({a}, {b})", pre=pre)
+            fn = COMPARE[type(node.ops[0])]
+            if like.dtype in ("i16", "u16") and code.startswith(f"{fn}(") and code.endswith(")"):
+                # cutile 0.3.1's lt_tile & co. know no 16-bit integer tile (a cargo error): its cmpi, whose
+                # signedness it infers from the element type, as cuTile Python's cmpi
+                code = f"cmpi({code[len(fn) + 1:-1]}, predicate::{INT_PREDICATES[type(node.ops[0])]})"
             if isinstance(node.ops[0], ast.NotEq) and like.dtype.startswith(("f", "bf")):
                 # Python's != is true when either side is NaN: an *unordered* compare (cutile's ne_tile is ordered;
                 # the differential fuzzer found it)
