@@ -21,6 +21,16 @@ def fz0(x0, x1, y, s: float, n: int, TILE: ct.Constant[int], N: ct.Constant[int]
 CASES = {
     # a `continue` in a range with a step: refused ("`continue` outside a `for` over a range"); the stepped loop's
     # `continue` is its own, as in a unit-step range
+    # a loop of pure ops whose result dies (acc re-assigned after it): cuTile Python's dead-code elimination drops
+    # the loop, cutile keeps it (unproven: "if vs for", the slow draw's fz107); irdiff rule dead-pure-for
+    "dead_pure_loop": ('''
+        a = ct.load(x0, index=(bid,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.full((TILE,), 1.0, dtype=ct.float32)
+        for k in range(1, N + n, 2):
+            acc = ct.where(acc > s, acc, a) + a
+        acc = ct.load(x0, index=(bid + 1,), shape=(TILE,), padding_mode=ct.PaddingMode.ZERO) * 0.5
+        ct.store(y, index=(bid,), tile=acc)
+    ''', 1, 0),
     "continue_in_stepped_range": ('''
         acc = ct.zeros((TILE,), dtype=ct.float32)
         for k in range(1, N + n, N):

@@ -1316,3 +1316,21 @@ def test_argmax_two_reductions():
     assert not v(reference(), port(pick="maxi"))["equivalent"]        # the greatest index among ties
     assert not v(reference(), port("minf"))["equivalent"]             # arg-max is not the min's index
     assert not v(reference(tie="greater_than"), port())["equivalent"]  # another body: ties to the greater index
+
+
+def test_dead_pure_for():
+    """A `for` of pure ops whose results nothing reads (cuTile Python's dead-code elimination drops it, cutile keeps
+    it) is dead; one that stores, or whose result is read, is not."""
+    loop = ["%c0 = constant <i32: 0> : tile<i32>", "%c4 = constant <i32: 4> : tile<i32>",
+            "%c1 = constant <i32: 1> : tile<i32>", ONES,
+            "%for = for %i in (%c0 to %c4, step %c1) : tile<i32> iter_values(%acc = %one) -> (tile<128xf32>) {",
+            "  %d = addf %acc, %one : tile<128xf32>", "  continue %d : tile<128xf32>", "}"]
+    plain = prog(*STORE, BID, ONES, store("%one", "%bx"))
+    dead = prog(*STORE, BID, *loop, store("%one", "%bx"))
+    out = v(plain, dead)
+    assert out["equivalent"], out["differences"]
+    read = prog(*STORE, BID, *loop, store("%for", "%bx"))
+    assert not v(plain, read)["equivalent"]
+    storing = [*loop[:5], "  %s2 = store_view_tko weak %acc, %pv[%bx] token = %t0 : tile<128xf32>, "
+               "partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token", *loop[5:]]
+    assert not v(plain, prog(*STORE, BID, *storing, store("%one", "%bx")))["equivalent"]

@@ -128,9 +128,26 @@ class Canon:
         if real.name == "load_view_tko" and real.template.startswith("load_view_tko weak ") and \
                 "token =" not in real.template and real.results and real.results[0] in self._read_values():
             return False   # rule unordered-load-value: a value like a pure op's, wherever it sits
+        if op.name == "for" and self._pure_loop(op):   # rule dead-pure-for: a value like a pure op's
+            return False
         if op.name not in PURE_OPS:
             return True
         return any(self.is_effectful(o) for r in op.regions for o in r.ops if o.name not in TERMINATORS)
+
+    def _pure_loop(self, op: Op) -> bool:
+        """A `for` (or an `if` inside one) whose regions hold pure ops only — nested `for`s and `if`s of pure ops,
+        and the `yield`s and `continue`s that hand their values on — and nothing that stops or may not stop (no
+        `return`, `break`, `loop`, memory or other effect)."""
+        for region in op.regions:
+            for o in region.ops:
+                if o.name in ("yield", "continue"):
+                    continue
+                if o.name in ("for", "if"):
+                    if not self._pure_loop(o):
+                        return False
+                elif o.name in TERMINATORS or self.is_effectful(o):
+                    return False
+        return True
 
     def _read_values(self) -> set[str]:
         """Every value some op reads (as written or as a rule rewrote it), computed once."""

@@ -174,6 +174,15 @@ RULES: tuple[Rule, ...] = (
          "non-NaN x, subnormals included: no flush) and, for n ≥ 2, every NaN result is the canonical NaN either "
          "way. cutile 0.3.1 cannot emit `fpowi`; a negative n is a reciprocal (rcp.rn) of the product, and "
          "n = 1 keeps `x * 1`, which tileiras folds away in a port's `x * 1.0`", "test_fpowi_const"),
+    Rule("dead-pure-for", "canonicalization",
+         "a `for` whose body is pure ops only (nested `for`s and `if`s of pure ops, the `yield`s and `continue`s "
+         "that hand their values on; no `return`, `break`, `loop` or memory op) is a pure value: where nothing "
+         "reads its results it is dead, as dead-pure-ops drops a pure op; where they are read it is compared by "
+         "what it computes",
+         "a `for` runs a bounded number of iterations, so with no effect inside it terminates and changes nothing "
+         "but its results; cuTile Python's dead-code elimination drops such a loop when its results die (`acc` "
+         "re-assigned after a loop that only computed it), where cutile keeps it",
+         "test_dead_pure_for"),
     Rule("argmax-two-reductions", "rewrite",
          "cuTile Python's arg-max / arg-min (`ct.argmax`: one `reduce` of the values and int32 indices whose body "
          "is cuda.tile 1.7's comparison — the better value, NaN the worst, the lesser index between equal values) "
