@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import test_triton_round10 as r10
+from tileport.frontends.triton.ct_numpy import CtModel
 import test_triton_round5 as r5
 
 NAMES = ("seg_scan_flags", "cummax_rows", "lin_rec_scan", "cumprod_cols", "qk_select_norm", "flat_static_hash",
@@ -24,25 +25,8 @@ NAMES = ("seg_scan_flags", "cummax_rows", "lin_rec_scan", "cumprod_cols", "qk_se
 
 
 class Ct11(r10.Ct10):
-    @staticmethod
-    def extract(x, index, shape):
-        return np.asarray(x)[tuple(slice(i * s, (i + 1) * s) for i, s in zip(index, shape))]
-
-    @staticmethod
-    def cat(tiles, axis):
-        return np.concatenate([np.asarray(t) for t in tiles], axis)
-
-    def atomic_add(self, arr, index, value, **_):   # lane by lane, each returning the element it found (a
-        idx, ok = self._lanes(arr, index, None)        # counter's ranks are distinct, as on the GPU)
-        val = np.broadcast_to(np.asarray(value, arr.dtype), ok.shape)
-        old = np.zeros(ok.shape, arr.dtype)
-        for lane in np.ndindex(ok.shape):
-            if not ok[lane]:
-                continue
-            at = tuple(i[lane] for i in idx)
-            old[lane] = arr[at]
-            arr[at] += val[lane]
-        return old
+    atomic_add = CtModel.atomic_add   # (lane by lane, each returning the element it found: a counter's ranks are
+    # distinct, as on the GPU; round 5's stand-in adds at once)
 
     @staticmethod
     def sqrt(x, rounding_mode=None, flush_to_zero=False):

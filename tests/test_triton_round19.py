@@ -64,28 +64,8 @@ class Ct19(r14.Ct14):
         return np.minimum(a, b)
 
     @staticmethod
-    def full(shape, value, dtype):
-        return np.full(shape, value, dtype=dtype)
-
-    @staticmethod
-    def bitcast(x, dtype):
-        return np.asarray(x).view(dtype)
-
-    @staticmethod
-    def static_iter(it):
-        return it
-
-    @staticmethod
     def tanh(x):
         return np.tanh(x)
-
-    @staticmethod
-    def exp2(x, flush_to_zero=False):
-        return np.exp2(x)
-
-    @staticmethod
-    def abs(x):
-        return np.abs(x)
 
     @staticmethod
     def truediv(a, b, rounding_mode=None, flush_to_zero=False):

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tileport.frontends.triton.ct_numpy import CtModel
 from tileport.frontends.triton.lower import lower
 from tileport.frontends.triton.source import find_kernel
 
@@ -36,80 +37,9 @@ def _module():
     return mod
 
 
-class CtNumpy:
-    """The ct operations the lowered kernels of the fixture use, on numpy arrays (one program at a time)."""
-
-    int32, int64, float32, float16 = np.int32, np.int64, np.float32, np.float16
-
-    class Constant:
-        def __class_getitem__(cls, item):
-            return item
-
-    class PaddingMode:
-        ZERO, NEG_INF, POS_INF, NAN = 0.0, -np.inf, np.inf, np.nan
-
-    def __init__(self):
-        self.pid = (0, 0, 0)
-
-    @staticmethod
-    def kernel(fn=None, **_):
-        return fn if fn is not None else (lambda f: f)
-
-    def bid(self, axis):
-        return self.pid[axis]
-
-    @staticmethod
-    def arange(n, dtype=np.int32):
-        return np.arange(n, dtype=dtype)
-
-    @staticmethod
-    def reshape(t, shape):
-        return np.reshape(np.asarray(t), shape)
-
-    @staticmethod
-    def astype(t, dtype):
-        return np.asarray(t).astype(dtype)
-
-    @staticmethod
-    def _region(arr, index, shape):
-        src, dst = [], []
-        for i, s, n in zip(index, shape, arr.shape):
-            lo, hi = i * s, min(i * s + s, n)
-            src.append(slice(max(lo, 0), max(hi, 0)))
-            dst.append(slice(0, max(hi - lo, 0)))
-        return tuple(src), tuple(dst)
-
-    def load(self, arr, index, shape, padding_mode=0.0, **_):
-        out = np.full(shape, padding_mode, dtype=arr.dtype)
-        src, dst = self._region(arr, index, shape)
-        out[dst] = arr[src]
-        return out
-
-    def store(self, arr, index, tile, **_):
-        tile = np.asarray(tile)
-        src, dst = self._region(arr, index, tile.shape)
-        arr[src] = tile[dst]
-
-    @staticmethod
-    def _lanes(arr, indices, mask):
-        idx = indices if isinstance(indices, tuple) else (indices,)
-        idx = np.broadcast_arrays(*[np.asarray(i, dtype=np.int64) for i in idx])
-        ok = np.ones(idx[0].shape, bool)
-        for i, n in zip(idx, arr.shape):
-            ok &= (i >= 0) & (i < n)
-        if mask is not None:
-            ok &= np.broadcast_to(mask, ok.shape)
-        return idx, ok
-
-    def gather(self, arr, indices, mask=None, padding_value=0, **_):
-        idx, ok = self._lanes(arr, indices, mask)
-        out = np.full(ok.shape, padding_value, dtype=arr.dtype)
-        out[ok] = arr[tuple(i[ok] for i in idx)]
-        return out
-
-    def scatter(self, arr, indices, value, mask=None, **_):
-        idx, ok = self._lanes(arr, indices, mask)
-        arr[tuple(i[ok] for i in idx)] = np.broadcast_to(np.asarray(value, dtype=arr.dtype), ok.shape)[ok]
+class CtNumpy(CtModel):
+    """The ct operations the lowered kernels of the fixtures use, on numpy arrays (one program at a time): the one
+    numpy model of tileport/frontends/triton/ct_numpy.py (the rounds' subclasses add what their kernels call)."""
 
 
 def captured_launches(fixture: Path) -> list[dict]:
@@ -188,8 +118,6 @@ def run_lowered(lowered_dir: Path, jit, grid, args, kwargs, stand_in=None) -> No
     bound = pk.bind(args, kwargs)
     g = tuple(grid_of(grid, bound)) + (1, 1)
     views = pk.lowered_args(bound)
-    from tileport.frontends.triton.ct_numpy import CtModel
-
     stand_in = stand_in or CtNumpy
     ct = stand_in(g[:3]) if issubclass(stand_in, CtModel) else stand_in()   # (the model knows the grid)
     src = (lowered_dir / "lowered.py").read_text().replace("import cuda.tile as ct", "")
