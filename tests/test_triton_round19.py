@@ -56,14 +56,6 @@ def _when(when: dict) -> str:
 
 class Ct19(r14.Ct14):
     @staticmethod
-    def maximum(a, b, flush_to_zero=False):
-        return np.maximum(a, b)
-
-    @staticmethod
-    def minimum(a, b, flush_to_zero=False):
-        return np.minimum(a, b)
-
-    @staticmethod
     def tanh(x):
         return np.tanh(x)
 

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 from tileport.frontends.triton.ct_numpy import CtModel
+from tileport.frontends.triton.fuzz import torch_python
 from tileport.frontends.triton.lower import lower
 from tileport.frontends.triton.source import find_kernel
 
@@ -246,13 +247,7 @@ def test_lowered_two_layout_kernels_match_numpy_models(lowered):
     assert count == 9
 
 
-def _torch_python() -> str | None:
-    cand = os.environ.get("TILEPORT_TORCH_PYTHON")
-    if cand and Path(cand).is_file():
-        ok = subprocess.run([cand, "-c", "import torch, triton"], capture_output=True, timeout=300)
-        if ok.returncode == 0:
-            return cand
-    return None
+_torch_python = torch_python   # (a Python with torch and triton, TILEPORT_TORCH_PYTHON, or None)
 
 
 INTERPRET = textwrap.dedent('''
