@@ -480,10 +480,16 @@ def _numpy_scalar_node(value: Any, like: ast.AST) -> ast.expr | None:
     name = FOREIGN_DTYPES.get(str(value.dtype))
     if name is None or not isinstance(item, (int, float)) or item != item or item in (float("inf"), float("-inf")):
         return None   # (a complex, a datetime; NaN and infinities have no literal spelling here)
-    value_node = ast.Constant(item)
+    return _typed_constant(item, name, like)
+
+
+def _typed_constant(value: int | float, dtype: str, like: ast.AST) -> ast.Call:
+    """``ct.full((), value, dtype=ct.<dtype>)`` at ``like``'s position: the 0-d tile a numpy scalar or a dtype
+    constructor's constant is in cuTile Python (the same Tile IR)."""
+    value_node = ast.Constant(value)
     value_node.tileport_exact = True   # (an f64 constant of all its digits: not a Python float's f32 constant)
     call = ast.Call(_attr_chain("ct.full", like), [ast.Tuple([], ast.Load()), value_node],
-                    [ast.keyword("dtype", _attr_chain(f"ct.{name}", like))])
+                    [ast.keyword("dtype", _attr_chain(f"ct.{dtype}", like))])
     for n in walk_nodes(call):
         ast.copy_location(n, like)
         _mark(n)
@@ -507,14 +513,7 @@ def _dtype_constructor(node: ast.Call) -> ast.expr:
     if isinstance(literal, ast.Constant) and type(literal.value) in (int, float, bool):
         value = DTYPE_CONSTRUCTORS[dtype](-literal.value if negative else literal.value)
         if value == value and value not in (float("inf"), float("-inf")):
-            value_node = ast.Constant(value)
-            value_node.tileport_exact = True   # (an f64 constant of all its digits, as the numpy scalar's)
-            out = ast.Call(_attr_chain("ct.full", node), [ast.Tuple([], ast.Load()), value_node],
-                           [ast.keyword("dtype", _attr_chain(f"ct.{dtype}", node))])
-            for n in walk_nodes(out):
-                ast.copy_location(n, node)
-                _mark(n)
-            return out
+            return _typed_constant(value, dtype, node)
     out = ast.Call(_attr_chain("ct.astype", node.func), [arg, _attr_chain(f"ct.{dtype}", node.func)], [])
     return _mark(ast.copy_location(out, node))
 
