@@ -6,7 +6,6 @@ Usage: python scripts/fuzz_port.py [-n 1000] [--batch 250] [--seed-random] [--fa
 printed with its source and makes the exit code 1.
 """
 import argparse
-import json
 import tempfile
 import time
 from collections import Counter
@@ -14,7 +13,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
-from tileport.fuzz import FAMILIES, family_of, kernels, run_batch
+from tileport.fuzz import FAMILIES, family_of, kernels, run_batch, write_record
 from tileport.toolchain.locate import find_cuda_tree
 
 
@@ -49,11 +48,7 @@ def main() -> int:
     result = {"kernels": len(drawn), "distinct": len({s for s, _ in drawn}), "outcomes": dict(outcomes),
               "by_family": {f: dict(c) for f, c in sorted(by_family.items())},
               "seconds": round(time.perf_counter() - t0, 1), "silent_mismatches": bad}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
-    for b in bad[:5]:
-        print(b["outcome"], b["detail"][:400], b["source"], sep="\n")
-    return 1 if bad else 0
+    return write_record(args.out, result, bad)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ reason; anything else is printed with its source and makes the exit code 1. ``--
 (cargo, sm_90) the first K lowered kernels that were checked equal, in one build.
 """
 import argparse
-import json
 import random
 import sys
 import tempfile
@@ -18,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 from tileport.frontends.triton import fuzz
+from tileport.fuzz import write_record
 
 
 def _port(results, k: int, root: Path) -> Counter:
@@ -77,11 +77,7 @@ def main() -> int:
                           "arrays after every launch (bitwise; within fuzz.TOL where approximate operations were "
                           "drawn: 'close'), or the lowering refuses with a located reason",
               "bad": bad}
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
-    for b in bad[:5]:
-        print(b["outcome"], b["detail"][:400], b["source"], sep="\n")
-    return 1 if bad else 0
+    return write_record(args.out, result, bad)
 
 
 if __name__ == "__main__":

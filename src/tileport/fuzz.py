@@ -646,3 +646,13 @@ def run_batch(sources: list[tuple[str, str]], work: Path, tree: CudaTree,
             failed = next(s for s in ("analyze", "translate", "build", "irdiff") if not stages.get(s, {}).get("ok"))
             case.outcome, case.detail = "error", json.dumps(stages[failed])[:2000]
     return cases
+
+
+def write_record(out: str | Path, result: dict, bad: list[dict]) -> int:
+    """A fuzz script's end: ``result`` written to ``out`` as JSON, the first bad cases printed (outcome, detail,
+    source); the exit code, 1 when any case broke the contract."""
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(json.dumps(result, indent=1) + "\n")
+    for b in bad[:5]:
+        print(b["outcome"], b["detail"][:400], b["source"], sep="\n")
+    return 1 if bad else 0
