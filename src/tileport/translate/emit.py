@@ -1683,6 +1683,8 @@ class Emitter:
                       and n.id in self.mutated}
         last = max(yields)
         value = [last] if all(r < last for r in reassigned) else []
+        if yields == value and (self.acq_mode or not self.inplace_tokens):
+            return yields, []   # (no token an arm could re-assign: the arms are not translated twice)
         saved = {k: copy.copy(v) for k, v in vars(self).items() if isinstance(v, (dict, set, list))}
         try:
             self.mutated -= set(yields)
